@@ -1,0 +1,23 @@
+// The registry of adapters. Each entry is loaded only when used, so a missing optional driver
+// of one database never breaks the others.
+import { BenchError, ErrorCodes } from '../core/errors.js';
+
+const ADAPTERS = {
+  sqlite: () => import('./sqlite/description.js'),
+  memory: () => import('./memory/description.js'),
+};
+
+export const DEFAULT_DB = 'sqlite';
+
+export function adapterIds() {
+  return Object.keys(ADAPTERS);
+}
+
+export async function loadAdapter(id) {
+  const load = ADAPTERS[id];
+  if (!load) {
+    throw new BenchError(ErrorCodes.UNKNOWN_DB,
+      `unknown database "${id}"; valid databases: ${adapterIds().join(', ')}`);
+  }
+  return (await load()).default;
+}

@@ -1,0 +1,27 @@
+import { MemoryAdapter } from './store.js';
+
+export default {
+  id: 'memory',
+  name: 'In-process memory',
+  kind: 'embedded',
+  driver: null,
+  supports: ['singleRead', 'singleWrite', 'singleWriteSync', 'aggregation',
+    'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath'],
+  durability: {
+    singleWrite: 'none: documents live in process memory only.',
+    singleWriteSync: 'none: identical to singleWrite; there is nothing to make durable.',
+  },
+  execution: 'serial',
+  connection: {
+    defaults: { database: 'default' },
+    passwordEnv: null,
+  },
+  create(options) {
+    return new MemoryAdapter(options);
+  },
+  testSupport: {
+    async plantForeign(options) {
+      MemoryAdapter.plantForeign(options);
+    },
+  },
+};

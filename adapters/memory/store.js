@@ -1,0 +1,218 @@
+// A complete adapter over plain JavaScript maps. It runs the conformance suite so the suite itself is
+// tested, and it measures the harness's own overhead: its operations cost almost nothing, so any time
+// the runner reports on top of them is the runner's.
+import { BenchError, ErrorCodes } from '../../core/errors.js';
+
+// Stores outlive adapter instances, as a server's data outlives its connections: each run of a
+// benchmark connects afresh and must find the imported dataset.
+const databases = new Map();
+
+function database(name) {
+  let db = databases.get(name);
+  if (!db) {
+    db = new Map();
+    databases.set(name, db);
+  }
+  return db;
+}
+
+function emptyNamespace() {
+  return { marker: null, profiles: new Map(), out: new Map(), relations: 0, temp: new Map(), indexed: false };
+}
+
+export class MemoryAdapter {
+  constructor(options) {
+    this.databaseName = options.database ?? 'default';
+    this.namespace = options.namespace;
+    this.connected = false;
+  }
+
+  static plantForeign(options) {
+    const ns = emptyNamespace();
+    ns.profiles.set('P1', Object.freeze({ _key: 'P1', owner: 'someone else' }));
+    database(options.database ?? 'default').set(options.namespace, ns);
+  }
+
+  async connect() {
+    this.connected = true;
+  }
+
+  async close() {
+    this.connected = false;
+  }
+
+  async serverVersion() {
+    return `node ${process.versions.node}`;
+  }
+
+  async settings() {
+    return {};
+  }
+
+  async warmup() {}
+
+  #ns() {
+    if (!this.connected) throw new Error('memory adapter: not connected');
+    const ns = database(this.databaseName).get(this.namespace);
+    if (!ns) throw new Error(`memory adapter: namespace "${this.namespace}" does not exist; reset it first`);
+    return ns;
+  }
+
+  async inspectNamespace() {
+    const ns = database(this.databaseName).get(this.namespace);
+    if (!ns) return { state: 'absent', marker: null };
+    if (!ns.marker) return { state: 'foreign', marker: null };
+    return { state: 'owned', marker: structuredClone(ns.marker) };
+  }
+
+  async resetNamespace() {
+    const { state } = await this.inspectNamespace();
+    if (state === 'foreign') {
+      throw new BenchError(ErrorCodes.NAMESPACE_FOREIGN,
+        `memory database "${this.databaseName}" holds a namespace "${this.namespace}" that db-shootout did not create`);
+    }
+    const ns = emptyNamespace();
+    ns.marker = {};
+    database(this.databaseName).set(this.namespace, ns);
+  }
+
+  async writeMarker(marker) {
+    this.#ns().marker = structuredClone(marker);
+  }
+
+  async importProfiles(docs) {
+    const { profiles } = this.#ns();
+    // Stored documents are frozen: reads hand them out without copying, and nobody can alter the store
+    // through an answer.
+    for (const doc of docs) profiles.set(doc._key, Object.freeze({ ...doc }));
+  }
+
+  async importRelations(edges) {
+    const ns = this.#ns();
+    for (const { _from, _to } of edges) {
+      let targets = ns.out.get(_from);
+      if (!targets) {
+        targets = new Set();
+        ns.out.set(_from, targets);
+      }
+      if (!targets.has(_to)) {
+        targets.add(_to);
+        ns.relations += 1;
+      }
+    }
+  }
+
+  async createIndexes() {
+    this.#ns().indexed = true;
+  }
+
+  async counts() {
+    const ns = this.#ns();
+    return { profiles: ns.profiles.size, relations: ns.relations };
+  }
+
+  async singleRead(key) {
+    return this.#ns().profiles.get(key) ?? null;
+  }
+
+  #temp(name) {
+    const collection = this.#ns().temp.get(name);
+    if (!collection) throw new Error(`memory adapter: no temporary collection "${name}"`);
+    return collection;
+  }
+
+  async createTempCollection(name) {
+    this.#ns().temp.set(name, new Map());
+  }
+
+  async dropTempCollection(name) {
+    this.#ns().temp.delete(name);
+  }
+
+  async countDocuments(name) {
+    return this.#temp(name).size;
+  }
+
+  async readDocument(name, key) {
+    return this.#temp(name).get(key) ?? null;
+  }
+
+  async singleWrite(collection, doc) {
+    const documents = this.#temp(collection);
+    if (documents.has(doc._key)) throw new Error(`memory adapter: duplicate key ${doc._key}`);
+    documents.set(doc._key, Object.freeze({ ...doc }));
+  }
+
+  async singleWriteSync(collection, doc) {
+    return this.singleWrite(collection, doc);
+  }
+
+  async aggregation() {
+    const histogram = {};
+    for (const doc of this.#ns().profiles.values()) {
+      const age = String(doc.AGE ?? null);
+      histogram[age] = (histogram[age] ?? 0) + 1;
+    }
+    return histogram;
+  }
+
+  #out(key) {
+    return this.#ns().out.get(key) ?? new Set();
+  }
+
+  #documents(keys) {
+    const { profiles } = this.#ns();
+    return keys.map((key) => profiles.get(key)).filter((doc) => doc !== undefined);
+  }
+
+  async neighbors(key) {
+    return [...this.#out(key)];
+  }
+
+  async neighborsData(key) {
+    return this.#documents([...this.#out(key)]);
+  }
+
+  #twoHops(key) {
+    const reached = new Set();
+    for (const first of this.#out(key)) {
+      reached.add(first);
+      for (const second of this.#out(first)) reached.add(second);
+    }
+    reached.delete(key);
+    return [...reached];
+  }
+
+  async neighbors2(key) {
+    return this.#twoHops(key);
+  }
+
+  async neighbors2data(key) {
+    return this.#documents(this.#twoHops(key));
+  }
+
+  async shortestPath(from, to, maxDepth) {
+    if (from === to) return [from];
+    const parent = new Map([[from, null]]);
+    let frontier = [from];
+    for (let depth = 0; depth < maxDepth && frontier.length > 0; depth += 1) {
+      const next = [];
+      for (const node of frontier) {
+        for (const target of this.#out(node)) {
+          if (parent.has(target)) continue;
+          parent.set(target, node);
+          if (target === to) return pathTo(parent, to);
+          next.push(target);
+        }
+      }
+      frontier = next;
+    }
+    return null;
+  }
+}
+
+function pathTo(parent, to) {
+  const path = [];
+  for (let node = to; node !== null; node = parent.get(node)) path.push(node);
+  return path.reverse();
+}

@@ -1,0 +1,300 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import Database from 'better-sqlite3';
+import { BenchError, ErrorCodes } from '../../core/errors.js';
+import {
+  createIndexesSql,
+  createTablesSql,
+  createTempCollectionSql,
+  namespaceTables,
+  prefixPattern,
+} from './schema.js';
+import { PathFinder } from './shortest-path.js';
+
+// 256 MiB of page cache (a negative cache_size is in KiB) on top of memory-mapped reads.
+const CACHE_SIZE_KIB = 256 * 1024;
+// The largest mapping this build of SQLite accepts (SQLITE_MAX_MMAP_SIZE); larger values are silently capped.
+const MMAP_SIZE_BYTES = 0x7fff0000;
+const SYNCHRONOUS_NAMES = ['OFF', 'NORMAL', 'FULL', 'EXTRA'];
+const TEMP_STORE_NAMES = ['DEFAULT', 'FILE', 'MEMORY'];
+
+export class SqliteAdapter {
+  #tables;
+  #file;
+  #db = null;
+  #statements = new Map();
+  #paths = null;
+
+  constructor(options) {
+    this.#tables = namespaceTables(options.namespace);
+    if (options.database == null && options.dataDir == null) {
+      throw new BenchError(ErrorCodes.USAGE, 'sqlite: needs a database file (--database) or a data directory');
+    }
+    this.#file = options.database ?? join(options.dataDir, 'sqlite', 'bench.sqlite');
+  }
+
+  async connect() {
+    if (this.#db) return;
+    let db;
+    try {
+      mkdirSync(dirname(this.#file), { recursive: true });
+      db = new Database(this.#file);
+      // The first pragma reads the file, so a file that is not a database fails here, as a connect error.
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      db.pragma(`cache_size = -${CACHE_SIZE_KIB}`);
+      db.pragma(`mmap_size = ${MMAP_SIZE_BYTES}`);
+      // The shortest-path search writes its visited sets to TEMP tables; keep them off the disk.
+      db.pragma('temp_store = MEMORY');
+    } catch (error) {
+      db?.close();
+      throw new BenchError(ErrorCodes.CONNECT, `sqlite: cannot open ${this.#file}: ${error.message}`, {
+        cause: error,
+      });
+    }
+    this.#db = db;
+  }
+
+  async close() {
+    if (!this.#db) return;
+    const db = this.#db;
+    this.#db = null;
+    this.#statements.clear();
+    this.#paths = null;
+    db.close();
+  }
+
+  async serverVersion() {
+    return this.#statement('SELECT sqlite_version()').pluck().get();
+  }
+
+  async settings() {
+    const db = this.#connection;
+    const read = (name) => db.pragma(name, { simple: true });
+    return {
+      journal_mode: read('journal_mode'),
+      synchronous: SYNCHRONOUS_NAMES[read('synchronous')],
+      cache_size: read('cache_size'),
+      mmap_size: read('mmap_size'),
+      page_size: read('page_size'),
+      temp_store: TEMP_STORE_NAMES[read('temp_store')],
+    };
+  }
+
+  async warmup() {
+    const { profiles, relations, relationsFrom, relationsTo } = this.#tables;
+    // length() of TEXT reads every document, overflow pages included. The graph queries read only the two
+    // relation indexes; count(_from) rather than count(*), which would count the table's own b-tree instead.
+    this.#statement(`SELECT sum(length(doc)) FROM ${profiles}`).get();
+    this.#statement(`SELECT count(_from) FROM ${relations} INDEXED BY ${relationsFrom}`).get();
+    this.#statement(`SELECT count(_from) FROM ${relations} INDEXED BY ${relationsTo}`).get();
+  }
+
+  // --- namespace ---
+
+  async inspectNamespace() {
+    const { state, marker } = this.#inspect();
+    return { state, marker };
+  }
+
+  async resetNamespace() {
+    const { state, objects } = this.#inspect();
+    if (state === 'foreign') {
+      throw new BenchError(
+        ErrorCodes.NAMESPACE_FOREIGN,
+        `sqlite: ${this.#file} holds tables named ${this.#tables.prefix}* but no db-shootout marker; ` +
+          'refusing to drop them (choose another --namespace)',
+      );
+    }
+    const db = this.#connection;
+    db.transaction(() => {
+      for (const { type, name } of objects) db.exec(`DROP ${type === 'view' ? 'VIEW' : 'TABLE'} ${quote(name)}`);
+      db.exec(createTablesSql(this.#tables));
+    })();
+  }
+
+  async writeMarker(marker) {
+    this.#statement(`INSERT OR REPLACE INTO ${this.#tables.marker} (id, marker) VALUES (1, ?)`)
+      .run(JSON.stringify(marker));
+  }
+
+  // Every table or view whose name starts with the prefix belongs to the namespace; it is ours only when the
+  // marker table holds a marker object.
+  #inspect() {
+    const { marker: markerTable } = this.#tables;
+    const objects = this.#statement(
+      `SELECT type, name FROM main.sqlite_schema WHERE type IN ('table', 'view') AND name LIKE ? ESCAPE '\\'`,
+    ).all(prefixPattern(this.#tables));
+    if (objects.length === 0) return { state: 'absent', marker: null, objects };
+    const hasMarkerTable =
+      objects.some(({ name }) => name.toLowerCase() === markerTable.toLowerCase()) &&
+      this.#statement(`SELECT count(*) FROM pragma_table_info(?, 'main') WHERE name IN ('id', 'marker')`)
+        .pluck()
+        .get(markerTable) === 2;
+    // Prepared only once the columns are known to exist, since preparing checks them.
+    const text = hasMarkerTable
+      ? this.#statement(
+          `SELECT marker FROM ${markerTable} WHERE id = 1 AND json_valid(marker) AND json_type(marker) = 'object'`,
+        )
+          .pluck()
+          .get()
+      : undefined;
+    if (text === undefined) return { state: 'foreign', marker: null, objects };
+    return { state: 'owned', marker: JSON.parse(text), objects };
+  }
+
+  // --- bulk import ---
+
+  async importProfiles(docs) {
+    const insert = this.#statement(`INSERT INTO ${this.#tables.profiles} (_key, doc) VALUES (?, ?)`);
+    this.#bulk(() => {
+      for (const doc of docs) insert.run(doc._key, JSON.stringify(doc));
+    });
+  }
+
+  async importRelations(edges) {
+    const insert = this.#statement(`INSERT INTO ${this.#tables.relations} (_from, _to) VALUES (?, ?)`);
+    this.#bulk(() => {
+      for (const edge of edges) insert.run(edge._from, edge._to);
+    });
+  }
+
+  async createIndexes() {
+    this.#connection.exec(createIndexesSql(this.#tables));
+  }
+
+  async counts() {
+    const { profiles, relations } = this.#tables;
+    return {
+      profiles: this.#statement(`SELECT count(*) FROM ${profiles}`).pluck().get(),
+      relations: this.#statement(`SELECT count(*) FROM ${relations}`).pluck().get(),
+    };
+  }
+
+  // An import batch is one transaction without fsync: a crash mid-import leaves a namespace to re-import
+  // anyway, and the durable default comes back before the next operation.
+  #bulk(load) {
+    this.#setSynchronous('OFF');
+    try {
+      this.#connection.transaction(load)();
+    } finally {
+      this.#setSynchronous('NORMAL');
+    }
+  }
+
+  // --- operations ---
+
+  async singleRead(key) {
+    const doc = this.#statement(`SELECT doc FROM ${this.#tables.profiles} WHERE _key = ?`).pluck().get(key);
+    return doc === undefined ? null : JSON.parse(doc);
+  }
+
+  async singleWrite(collection, doc) {
+    this.#insertTemp(collection, doc);
+  }
+
+  // Operations never interleave on this synchronous connection, so switching the pragma around the insert
+  // makes exactly this commit wait for fsync.
+  async singleWriteSync(collection, doc) {
+    this.#setSynchronous('FULL');
+    try {
+      this.#insertTemp(collection, doc);
+    } finally {
+      this.#setSynchronous('NORMAL');
+    }
+  }
+
+  async aggregation() {
+    const rows = this.#statement(
+      `SELECT json_extract(doc, '$.AGE'), count(*) FROM ${this.#tables.profiles} GROUP BY 1`,
+    ).raw().all();
+    return Object.fromEntries(rows.map(([age, count]) => [String(age), count]));
+  }
+
+  async neighbors(key) {
+    return this.#statement(this.#neighborsSql()).pluck().all(key);
+  }
+
+  async neighborsData(key) {
+    const sql = `SELECT doc FROM ${this.#tables.profiles} WHERE _key IN (${this.#neighborsSql()})`;
+    return this.#statement(sql).pluck().all(key).map((doc) => JSON.parse(doc));
+  }
+
+  async neighbors2(key) {
+    return this.#statement(this.#neighbors2Sql()).pluck().all({ key });
+  }
+
+  async neighbors2data(key) {
+    const sql = `SELECT doc FROM ${this.#tables.profiles} WHERE _key IN (${this.#neighbors2Sql()})`;
+    return this.#statement(sql).pluck().all({ key }).map((doc) => JSON.parse(doc));
+  }
+
+  async shortestPath(from, to, maxDepth) {
+    this.#paths ??= new PathFinder(this.#connection, this.#tables);
+    return this.#paths.find(from, to, maxDepth);
+  }
+
+  #neighborsSql() {
+    return `SELECT DISTINCT _to FROM ${this.#tables.relations} WHERE _from = ?`;
+  }
+
+  // UNION removes duplicates; CROSS JOIN pins the plan to two lookups in the (_from, _to) index.
+  #neighbors2Sql() {
+    const { relations } = this.#tables;
+    return `
+      SELECT _to FROM ${relations} WHERE _from = @key AND _to <> @key
+      UNION
+      SELECT r2._to FROM ${relations} AS r1 CROSS JOIN ${relations} AS r2 ON r2._from = r1._to
+      WHERE r1._from = @key AND r2._to <> @key
+    `;
+  }
+
+  // --- temporary collections ---
+
+  async createTempCollection(name) {
+    this.#connection.exec(createTempCollectionSql(this.#tables.temp(name)));
+  }
+
+  async dropTempCollection(name) {
+    this.#connection.exec(`DROP TABLE IF EXISTS ${this.#tables.temp(name)}`);
+  }
+
+  async countDocuments(name) {
+    return this.#statement(`SELECT count(*) FROM ${this.#tables.temp(name)}`).pluck().get();
+  }
+
+  async readDocument(name, key) {
+    const doc = this.#statement(`SELECT doc FROM ${this.#tables.temp(name)} WHERE _key = ?`).pluck().get(key);
+    return doc === undefined ? null : JSON.parse(doc);
+  }
+
+  #insertTemp(collection, doc) {
+    this.#statement(`INSERT INTO ${this.#tables.temp(collection)} (_key, doc) VALUES (?, ?)`)
+      .run(doc._key ?? null, JSON.stringify(doc));
+  }
+
+  // --- connection ---
+
+  #setSynchronous(mode) {
+    this.#statement(`PRAGMA synchronous = ${mode}`).run();
+  }
+
+  get #connection() {
+    if (!this.#db) throw new Error('sqlite: not connected (call connect() first)');
+    return this.#db;
+  }
+
+  // Statements are prepared on first use, because the namespace's tables may not exist at connect().
+  #statement(sql) {
+    let statement = this.#statements.get(sql);
+    if (!statement) {
+      statement = this.#connection.prepare(sql);
+      this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+}
+
+function quote(identifier) {
+  return `"${identifier.replaceAll('"', '""')}"`;
+}

@@ -1,0 +1,22 @@
+import { SqliteAdapter } from './adapter.js';
+
+export default {
+  id: 'sqlite',
+  name: 'SQLite',
+  kind: 'embedded',
+  driver: 'better-sqlite3',
+  supports: ['singleRead', 'singleWrite', 'singleWriteSync', 'aggregation',
+             'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath'],
+  durability: {
+    singleWrite: 'WAL journal, synchronous=NORMAL: survives a process crash, not a power loss.',
+    singleWriteSync: 'WAL journal, synchronous=FULL: fsync on every commit.',
+  },
+  execution: 'serial',
+  connection: {
+    defaults: { database: null },
+    passwordEnv: 'BENCH_SQLITE_PASSWORD',
+  },
+  create(options) {
+    return new SqliteAdapter(options);
+  },
+};

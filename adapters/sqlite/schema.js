@@ -1,0 +1,65 @@
+// Names and tables of one namespace. SQLite cannot bind identifiers, so every name that reaches SQL text is
+// checked to be a plain identifier first.
+import { BenchError, ErrorCodes } from '../../core/errors.js';
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+export function assertIdentifier(what, value) {
+  if (typeof value !== 'string' || !IDENTIFIER.test(value)) {
+    throw new BenchError(
+      ErrorCodes.USAGE,
+      `sqlite: ${what} ${JSON.stringify(value)} is not an SQL identifier ([A-Za-z_][A-Za-z0-9_]*)`,
+    );
+  }
+  return value;
+}
+
+export function namespaceTables(namespace) {
+  assertIdentifier('namespace', namespace);
+  const prefix = `${namespace}_`;
+  // SQLite reserves every name starting with "sqlite_", so such a namespace could never be created.
+  if (prefix.toLowerCase().startsWith('sqlite_')) {
+    throw new BenchError(ErrorCodes.USAGE, `sqlite: namespace "${namespace}" is reserved by SQLite (sqlite_*)`);
+  }
+  return {
+    prefix,
+    profiles: `${prefix}profiles`,
+    relations: `${prefix}relations`,
+    marker: `${prefix}marker`,
+    relationsFrom: `${prefix}relations_from`,
+    relationsTo: `${prefix}relations_to`,
+    pathForward: `${prefix}path_forward`,
+    pathBackward: `${prefix}path_backward`,
+    temp: (name) => `${prefix}tmp_${assertIdentifier('collection name', name)}`,
+  };
+}
+
+// A LIKE pattern matching every name that starts with the prefix. "_" is a LIKE wildcard, hence the escapes;
+// LIKE ignores ASCII case, as SQLite does for identifiers, so "DBSHOOTOUT_profiles" counts as ours too.
+export function prefixPattern(tables) {
+  return `${tables.prefix.replaceAll('_', '\\_')}%`;
+}
+
+export function createTablesSql(tables) {
+  return `
+    CREATE TABLE ${tables.profiles} (_key TEXT PRIMARY KEY NOT NULL, doc TEXT NOT NULL);
+    CREATE TABLE ${tables.relations} (_from TEXT NOT NULL, _to TEXT NOT NULL);
+    CREATE TABLE ${tables.marker} (id INTEGER PRIMARY KEY CHECK (id = 1), marker TEXT NOT NULL);
+  `;
+}
+
+// Both indexes cover (_from, _to), so graph queries never read the relations table itself.
+export function createIndexesSql(tables) {
+  return `
+    CREATE INDEX IF NOT EXISTS ${tables.relationsFrom} ON ${tables.relations} (_from, _to);
+    CREATE INDEX IF NOT EXISTS ${tables.relationsTo} ON ${tables.relations} (_to, _from);
+  `;
+}
+
+export function createTempCollectionSql(table) {
+  // UNIQUE rather than PRIMARY KEY: a document without _key is stored too (NULLs never collide).
+  return `
+    DROP TABLE IF EXISTS ${table};
+    CREATE TABLE ${table} (_key TEXT UNIQUE, doc TEXT NOT NULL);
+  `;
+}

@@ -1,0 +1,92 @@
+#!/usr/bin/env node
+// The command line: parses flags and delegates to cli/*, which is callable from code as well.
+import yargs from 'yargs';
+import { hideBin } from 'yargs/helpers';
+import { DEFAULT_DB, adapterIds } from '../adapters/index.js';
+import { ErrorCodes } from '../core/errors.js';
+import { DEFAULT_OUT_DIR } from '../core/paths.js';
+import { checkCommand } from '../cli/check.js';
+import { ExitCodes } from '../cli/exit-codes.js';
+import { generateCommand } from '../cli/generate.js';
+import { listCommand } from '../cli/list.js';
+import {
+  DEFAULT_CONCURRENCY, DEFAULT_RUNS, checkCommon, connectionOptions, datasetOptions,
+} from '../cli/options.js';
+import { runCommand } from '../cli/run.js';
+
+const USAGE_CODES = new Set([ErrorCodes.USAGE, ErrorCodes.UNKNOWN_DB, ErrorCodes.UNKNOWN_WORKLOAD]);
+// If a driver leaves a socket or timer behind, the process still ends this long after the work is done.
+const EXIT_GRACE_MS = 5000;
+
+function finish(code) {
+  process.exitCode = code;
+  setTimeout(() => process.exit(code), EXIT_GRACE_MS).unref();
+}
+
+function command(handler) {
+  return async (argv) => {
+    try {
+      finish(await handler(argv));
+    } catch (error) {
+      process.stderr.write(`error: ${error.message}\n`);
+      if (process.env.BENCH_DEBUG && error.stack) process.stderr.write(`${error.stack}\n`);
+      finish(USAGE_CODES.has(error.code) ? ExitCodes.USAGE : ExitCodes.FAILED);
+    }
+  };
+}
+
+const dbOption = {
+  db: { type: 'string', default: DEFAULT_DB, describe: `database adapter: ${adapterIds().join(', ')}` },
+};
+const concurrencyOption = {
+  concurrency: { type: 'number', default: DEFAULT_CONCURRENCY, describe: 'operations in flight at once, the same for every database; pools are sized from it' },
+};
+const quietOption = { quiet: { type: 'boolean', default: false, describe: 'no progress on stderr' } };
+
+await yargs(hideBin(process.argv))
+  .scriptName('bench')
+  .usage('$0 <command> [options]\n\nReproducible, validated database benchmarks on the Pokec social network.')
+  .command('run', 'run the benchmark suite against one database (default: embedded SQLite)', (y) => y
+    .options({
+      ...dbOption,
+      workload: { type: 'string', default: 'all', describe: 'all, or a comma-separated list of workloads (see `bench list`)' },
+      runs: { type: 'number', default: DEFAULT_RUNS, describe: 'runs, each from a fresh connection' },
+      ...concurrencyOption,
+      ...datasetOptions,
+      json: { type: 'boolean', default: false, describe: 'print the result document on stdout (progress stays on stderr)' },
+      out: { type: 'string', default: DEFAULT_OUT_DIR, describe: 'directory for result files' },
+      ...connectionOptions,
+      'restart-cmd': { type: 'string', describe: 'shell command that restarts the server between runs' },
+      'stall-timeout': { type: 'number', default: 60, describe: 'seconds without any completed operation before a workload is declared stalled' },
+      reimport: { type: 'boolean', default: false, describe: 'import the dataset again even when the database already holds it' },
+      ...quietOption,
+    })
+    .check(checkCommon)
+    .example('$0 run', 'the whole suite on embedded SQLite, small dataset, 5 runs')
+    .example('$0 run --db sqlite --workload neighbors,shortestPath --runs 3', 'two workloads')
+    .example('$0 run --scale tiny --runs 1 --json > result.json', 'a quick machine-readable run'), command(runCommand))
+  .command('list', 'list databases, workloads and which database supports which workload', (y) => y
+    .options({ json: { type: 'boolean', default: false, describe: 'machine-readable listing' } }), command(listCommand))
+  .command('generate', 'write a synthetic Pokec dataset (SNAP file format) with its query parameters and reference answers', (y) => y
+    .options({
+      ...datasetOptions,
+      out: { type: 'string', describe: 'target directory', defaultDescription: './pokec-synthetic-<scale>-s<seed>' },
+      ...quietOption,
+    })
+    .check(checkCommon), command(generateCommand))
+  .command('check', "a database adapter's self-test: the conformance suite and a validated run of every workload on the tiny dataset", (y) => y
+    .options({ ...dbOption, ...concurrencyOption, ...datasetOptions, ...connectionOptions, ...quietOption })
+    .check(checkCommon), command(checkCommand))
+  .demandCommand(1, 'name a command: run, list, generate or check')
+  .recommendCommands()
+  .strict()
+  .help()
+  .alias('help', 'h')
+  .version()
+  .wrap(Math.min(120, process.stdout.columns || 120))
+  .fail((message, error) => {
+    if (error && !USAGE_CODES.has(error.code)) throw error;
+    process.stderr.write(`error: ${message ?? error.message}\nrun "bench --help" or "bench <command> --help" for usage\n`);
+    process.exit(ExitCodes.USAGE);
+  })
+  .parseAsync();

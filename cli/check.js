@@ -1,0 +1,63 @@
+// The vendor's self-test: the conformance suite, then a validated one-run benchmark of every workload on
+// the tiny dataset, each in a namespace of its own so the benchmark's imported data stays untouched.
+import { loadAdapter } from '../adapters/index.js';
+import { prepareDataset } from '../datasets/dataset.js';
+import { failedWorkloads } from '../results/model.js';
+import { formatTable } from '../results/table.js';
+import { runBenchmark } from '../runner/run.js';
+import { WORKLOADS } from '../workloads/suite.js';
+import { conformanceCases } from '../test/conformance/suite.js';
+import { adapterOptions, connectionRecord } from './options.js';
+import { createProgress } from './progress.js';
+import { ExitCodes } from './exit-codes.js';
+
+export const CHECK_SCALE = 'tiny';
+
+async function runConformance(description, options, write) {
+  let failed = 0;
+  for (const { name, run, skip } of conformanceCases(description)) {
+    if (skip) {
+      write(`  skip  ${name} (${skip})`);
+      continue;
+    }
+    try {
+      await run({ options });
+      write(`  pass  ${name}`);
+    } catch (error) {
+      failed += 1;
+      write(`  FAIL  ${name}\n        ${error.message.split('\n').join('\n        ')}`);
+    }
+  }
+  return failed;
+}
+
+export async function checkCommand(argv, { stdout = process.stdout } = {}) {
+  const write = (line) => stdout.write(`${line}\n`);
+  const description = await loadAdapter(argv.db);
+  const base = adapterOptions(description, argv);
+
+  write(`conformance suite: ${description.name} (${description.id})`);
+  const failedCases = await runConformance(description, { ...base, namespace: `${argv.namespace}_conformance` }, write);
+
+  write(`\nvalidated run of every workload on the ${CHECK_SCALE} dataset`);
+  const progress = createProgress({ quiet: argv.quiet });
+  const dataset = await prepareDataset({ scale: CHECK_SCALE, seed: argv.seed, cacheDir: argv['cache-dir'] });
+  const options = { ...base, namespace: `${argv.namespace}_check` };
+  let failedRun = [];
+  try {
+    const result = await runBenchmark({
+      description, adapterOptions: options, dataset, workloads: WORKLOADS, progress,
+      config: { concurrency: argv.concurrency, runs: 1, workloads: WORKLOADS.map((w) => w.name), restartCmd: null, stallTimeoutMs: 60_000, connection: connectionRecord(options) },
+      command: `bench ${process.argv.slice(2).join(' ')}`,
+    });
+    write(formatTable(result));
+    failedRun = failedWorkloads(result);
+  } catch (error) {
+    write(`  FAIL  the run stopped: ${error.message}`);
+    failedRun = ['run'];
+  }
+
+  const ok = failedCases === 0 && failedRun.length === 0;
+  write(`\n${ok ? 'PASS' : 'FAIL'}: ${failedCases} conformance case(s) failed; ${failedRun.length} workload(s) failed${failedRun.length ? ` (${failedRun.join(', ')})` : ''}`);
+  return ok ? ExitCodes.OK : ExitCodes.FAILED;
+}

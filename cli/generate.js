@@ -1,0 +1,13 @@
+import path from 'node:path';
+import { writeDataset } from '../datasets/dataset.js';
+import { createProgress } from './progress.js';
+
+export async function generateCommand(argv, { stdout = process.stdout } = {}) {
+  const progress = createProgress({ quiet: argv.quiet });
+  const dir = path.resolve(argv.out ?? `pokec-synthetic-${argv.scale}-s${argv.seed}`);
+  const dataset = await writeDataset({
+    dir, scale: argv.scale, seed: argv.seed, onProgress: ({ phase }) => progress.log(`${argv.scale}: ${phase}`),
+  });
+  stdout.write(`${dataset.profiles} profiles and ${dataset.relations} relations written to ${dir}\n`);
+  return 0;
+}

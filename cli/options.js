@@ -1,0 +1,81 @@
+// Flags shared by the commands, and the checks that turn bad values into usage errors (exit code 2).
+import { usageError, BenchError, ErrorCodes } from '../core/errors.js';
+import { defaultCacheDir } from '../core/paths.js';
+import { SCALES, DEFAULT_SEED } from '../datasets/scales.js';
+import { WORKLOADS, WORKLOAD_NAMES } from '../workloads/suite.js';
+
+export const DEFAULT_RUNS = 5;
+// The pool size of every database driver in the classic nosql-tests.
+export const DEFAULT_CONCURRENCY = 25;
+export const DEFAULT_SCALE = 'small';
+
+export const datasetOptions = {
+  scale: { type: 'string', choices: Object.keys(SCALES), default: DEFAULT_SCALE, describe: 'dataset size (profiles: tiny 1k, small 10k, medium 100k, full 1.63M)' },
+  seed: { type: 'number', default: DEFAULT_SEED, describe: 'seed of the synthetic dataset and its query parameters' },
+  'cache-dir': { type: 'string', default: defaultCacheDir(), defaultDescription: '$BENCH_CACHE_DIR or ~/.cache/db-shootout', describe: 'where generated datasets and embedded databases are kept' },
+};
+
+export const connectionOptions = {
+  host: { type: 'string', describe: 'server host (default: the adapter\'s)' },
+  port: { type: 'number', describe: 'server port (default: the adapter\'s)' },
+  user: { type: 'string', describe: 'user name; the password is read from the adapter\'s environment variable (see `bench list`)' },
+  database: { type: 'string', describe: 'database name (embedded databases: the file)' },
+  namespace: { type: 'string', default: 'dbshootout', describe: 'prefix of everything the harness creates; nothing outside it is touched' },
+  'connect-timeout': { type: 'number', default: 10, describe: 'seconds to wait for a connection' },
+};
+
+function positiveInteger(name, value) {
+  if (!Number.isInteger(value) || value < 1) throw usageError(`--${name} must be a positive integer, got ${value}`);
+}
+
+export function checkCommon(argv) {
+  if (argv.runs !== undefined) positiveInteger('runs', argv.runs);
+  if (argv.concurrency !== undefined) positiveInteger('concurrency', argv.concurrency);
+  if (argv.seed !== undefined && (!Number.isInteger(argv.seed) || argv.seed < 0)) {
+    throw usageError(`--seed must be a non-negative integer, got ${argv.seed}`);
+  }
+  if (argv.port !== undefined && (!Number.isInteger(argv.port) || argv.port < 1 || argv.port > 65535)) {
+    throw usageError(`--port must be an integer between 1 and 65535, got ${argv.port}`);
+  }
+  if (argv['connect-timeout'] !== undefined && !(argv['connect-timeout'] > 0)) {
+    throw usageError(`--connect-timeout must be a positive number of seconds, got ${argv['connect-timeout']}`);
+  }
+  if (argv.namespace !== undefined && !/^[A-Za-z][A-Za-z0-9_]{0,30}$/.test(argv.namespace)) {
+    throw usageError(`--namespace must be a letter followed by up to 30 letters, digits or underscores, got "${argv.namespace}"`);
+  }
+  return true;
+}
+
+// "all" or a comma-separated list; the warm-up always runs first, as it prepares the measured workloads.
+export function selectWorkloads(spec) {
+  const names = String(spec).split(',').map((name) => name.trim()).filter(Boolean);
+  if (names.length === 0 || names.includes('all')) return WORKLOADS;
+  const unknown = names.filter((name) => !WORKLOAD_NAMES.includes(name));
+  if (unknown.length > 0) {
+    throw new BenchError(ErrorCodes.UNKNOWN_WORKLOAD,
+      `unknown workload ${unknown.map((name) => `"${name}"`).join(', ')}; valid workloads: all, ${WORKLOAD_NAMES.join(', ')}`);
+  }
+  return WORKLOADS.filter((workload) => workload.name === 'warmup' || names.includes(workload.name));
+}
+
+export function adapterOptions(description, argv) {
+  const defaults = description.connection?.defaults ?? {};
+  const passwordEnv = description.connection?.passwordEnv;
+  return {
+    host: argv.host ?? defaults.host ?? null,
+    port: argv.port ?? defaults.port ?? null,
+    user: argv.user ?? defaults.user ?? null,
+    database: argv.database ?? defaults.database ?? null,
+    password: passwordEnv ? process.env[passwordEnv] : undefined,
+    namespace: argv.namespace,
+    concurrency: argv.concurrency,
+    connectTimeoutMs: Math.round(argv['connect-timeout'] * 1000),
+    dataDir: argv['cache-dir'],
+  };
+}
+
+// What the result records of the connection: never the password.
+export function connectionRecord(options) {
+  const { host, port, user, database, namespace } = options;
+  return { host, port, user, database, namespace };
+}

@@ -1,0 +1,53 @@
+// Statistics in one place: run-to-run summaries (simple-statistics) and per-operation latencies
+// (HDR histograms, encoded so that histograms of several runs or machines merge exactly).
+import * as hdr from 'hdr-histogram-js';
+import { max, mean, median, min, sampleStandardDeviation } from 'simple-statistics';
+
+const HISTOGRAM = Object.freeze({
+  lowestDiscernibleValue: 1, // 1 µs
+  highestTrackableValue: 3_600_000_000, // one hour in µs
+  numberOfSignificantValueDigits: 3,
+});
+
+const round3 = (value) => Math.round(value * 1000) / 1000;
+
+export function summarizeRuns(milliseconds) {
+  if (milliseconds.length === 0) return null;
+  return {
+    medianMs: round3(median(milliseconds)),
+    meanMs: round3(mean(milliseconds)),
+    stdevMs: milliseconds.length > 1 ? round3(sampleStandardDeviation(milliseconds)) : 0,
+    minMs: round3(min(milliseconds)),
+    maxMs: round3(max(milliseconds)),
+  };
+}
+
+// `latencies` are milliseconds of individual operations. Percentiles come from the histogram
+// (3 significant digits); mean and max are exact.
+export function summarizeLatencies(latencies) {
+  const histogram = hdr.build(HISTOGRAM);
+  let sum = 0;
+  let largest = 0;
+  for (const ms of latencies) {
+    histogram.recordValue(Math.min(HISTOGRAM.highestTrackableValue, Math.max(1, Math.round(ms * 1000))));
+    sum += ms;
+    if (ms > largest) largest = ms;
+  }
+  const percentile = (p) => round3(histogram.getValueAtPercentile(p) / 1000);
+  const summary = {
+    latencyMs: {
+      p50: percentile(50),
+      p90: percentile(90),
+      p99: percentile(99),
+      max: round3(largest),
+      mean: latencies.length > 0 ? round3(sum / latencies.length) : 0,
+    },
+    histogram: hdr.encodeIntoCompressedBase64(histogram),
+  };
+  histogram.destroy();
+  return summary;
+}
+
+export function decodeHistogram(encoded) {
+  return hdr.decodeFromCompressedBase64(encoded);
+}

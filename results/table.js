@@ -1,0 +1,68 @@
+// The readable summary of one result document, for the terminal.
+
+function formatMs(ms) {
+  if (ms >= 100) return ms.toFixed(0);
+  if (ms >= 1) return ms.toFixed(2);
+  return ms.toFixed(3);
+}
+
+function medianRun(entry) {
+  const sorted = [...entry.runs].sort((a, b) => a.ms - b.ms);
+  return sorted[Math.floor((sorted.length - 1) / 2)];
+}
+
+function row(name, entry) {
+  if (!entry.supported) return [name, 'unsupported', '', '', '', '', '', ''];
+  if (entry.status !== 'passed') {
+    const failedRun = entry.runs.find((run) => !run.valid);
+    return [name, entry.status.toUpperCase(), String(entry.ops), '', '', '', '', failedRun ? failedRun.reason : ''];
+  }
+  const run = medianRun(entry);
+  return [
+    name, 'ok', String(entry.ops), formatMs(entry.summary.medianMs), String(Math.round((entry.ops / entry.summary.medianMs) * 1000)),
+    formatMs(run.latencyMs.p50), formatMs(run.latencyMs.p99), `${entry.runs.length} runs, sd ${formatMs(entry.summary.stdevMs)} ms`,
+  ];
+}
+
+function align(rows) {
+  const widths = rows[0].map((_, column) => Math.max(...rows.map((r) => r[column].length)));
+  const numeric = new Set([2, 3, 4, 5, 6]);
+  return rows.map((r) => r.map((cell, column) => (numeric.has(column) ? cell.padStart(widths[column]) : cell.padEnd(widths[column])))
+    .join('  ').trimEnd());
+}
+
+export function formatTable(result) {
+  const header = ['workload', 'status', 'ops', 'median ms', 'ops/s', 'p50 ms', 'p99 ms', ''];
+  const compared = [];
+  const separate = [];
+  for (const [name, entry] of Object.entries(result.workloads)) (entry.compared ? compared : separate).push(row(name, entry));
+  const lines = [];
+  const { db, dataset, config } = result;
+  lines.push(`${db.name} ${db.version} · dataset ${dataset.name} ${dataset.scale} (${dataset.profiles} profiles, ${dataset.relations} relations, seed ${dataset.seed}) · concurrency ${config.concurrency}${db.execution === 'serial' ? ' (serial driver: one operation at a time)' : ''} · ${config.runs} runs`);
+  if (result.import) {
+    lines.push(result.import.reused
+      ? `import: reused the data imported at ${result.import.importedAt}`
+      : `import: ${formatMs(result.import.ms / 1000)} s (profiles ${result.import.profilesPerSec}/s, relations ${result.import.relationsPerSec}/s, indexes ${formatMs(result.import.indexesMs / 1000)} s)`);
+  }
+  lines.push('');
+  lines.push(...align([header, ...compared]));
+  if (separate.length > 0) {
+    lines.push('');
+    lines.push('not compared:');
+    lines.push(...align([header, ...separate]).slice(1));
+  }
+  const failures = Object.entries(result.workloads).filter(([, entry]) => entry.failures?.length > 0);
+  for (const [name, entry] of failures) {
+    lines.push('');
+    lines.push(`${name} failed; examples:`);
+    for (const failure of entry.failures.slice(0, 3)) {
+      lines.push(`  run ${failure.run}: input ${failure.input}: ${failure.problem}`);
+    }
+  }
+  if (!result.complete) {
+    lines.push('');
+    lines.push(result.interrupted ? 'INCOMPLETE: interrupted; the runs completed so far are kept.'
+      : `INCOMPLETE: ${result.error?.message ?? 'stopped early'}`);
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,77 @@
+// The timed loop. `concurrency` workers share one cursor over the inputs, so at most `concurrency`
+// operations are in flight and none waits for a slower sibling. Per operation the hot path does one
+// clock read and two array stores; answers are kept for validation after the clock has stopped.
+import async from 'async';
+import { performance } from 'node:perf_hooks';
+import { BenchError, ErrorCodes } from '../core/errors.js';
+
+export const DEFAULT_STALL_TIMEOUT_MS = 60_000;
+// A dead server fails every operation; there is no point in collecting thousands of identical errors.
+export const MAX_ERRORS = 100;
+const WATCHDOG_INTERVAL_MS = 1000;
+
+export async function execute({
+  inputs, call, adapter, concurrency, signal, onProgress, stallTimeoutMs = DEFAULT_STALL_TIMEOUT_MS,
+}) {
+  const count = inputs.length;
+  const answers = new Array(count).fill(undefined);
+  const latencies = new Float64Array(count);
+  const errors = [];
+  let next = 0;
+  let completed = 0;
+  let stopped = false;
+
+  async function worker() {
+    // The end of one operation is the start of the next: only this loop's bookkeeping runs in between.
+    let start = performance.now();
+    while (next < count && !stopped) {
+      const index = next;
+      next += 1;
+      try {
+        answers[index] = await call(adapter, inputs[index]);
+      } catch (error) {
+        errors.push({ index, error });
+        if (errors.length >= MAX_ERRORS) stopped = true;
+      }
+      const end = performance.now();
+      latencies[index] = end - start;
+      start = end;
+      completed += 1;
+    }
+  }
+
+  let watchdog;
+  let onAbort;
+  const interrupted = new Promise((resolve, reject) => {
+    let lastCompleted = -1;
+    let lastProgressAt = performance.now();
+    // One timer serves the stall check and the progress report, so neither costs anything per operation.
+    watchdog = setInterval(() => {
+      onProgress?.(completed);
+      if (completed !== lastCompleted) {
+        lastCompleted = completed;
+        lastProgressAt = performance.now();
+      } else if (performance.now() - lastProgressAt > stallTimeoutMs) {
+        stopped = true;
+        reject(new BenchError(ErrorCodes.TIMEOUT,
+          `no operation completed for ${Math.round(stallTimeoutMs / 1000)} s (${completed} of ${count} done); is the server still up?`));
+      }
+    }, WATCHDOG_INTERVAL_MS);
+    onAbort = () => {
+      stopped = true;
+      resolve();
+    };
+    if (signal?.aborted) onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+
+  const begin = performance.now();
+  try {
+    await Promise.race([async.times(Math.min(concurrency, count), worker), interrupted]);
+  } finally {
+    clearInterval(watchdog);
+    signal?.removeEventListener('abort', onAbort);
+  }
+  const wallMs = performance.now() - begin;
+  return { wallMs, answers, latencies, errors, completed, aborted: Boolean(signal?.aborted) };
+}

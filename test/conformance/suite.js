@@ -1,0 +1,216 @@
+// The adapter conformance suite: every adapter runs these cases against its real database. The cases
+// switch on the description's `supports` list, never on whether a method happens to exist.
+// test/conformance.test.js runs them under node:test; `bench check` runs them for vendors.
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import { ErrorCodes } from '../../core/errors.js';
+import { documentDifference, histogramDifference, keySetDifference } from '../../workloads/compare.js';
+import { AGE_HISTOGRAM, NEIGHBORS, NEIGHBORS2, PATHS, PROFILES, RELATIONS } from './fixture.js';
+
+export const OPERATIONS = ['singleRead', 'singleWrite', 'singleWriteSync', 'aggregation', 'neighbors',
+  'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath'];
+const LIFECYCLE = ['connect', 'close', 'serverVersion', 'warmup', 'inspectNamespace', 'resetNamespace',
+  'writeMarker', 'importProfiles', 'importRelations', 'createIndexes', 'counts',
+  'createTempCollection', 'dropTempCollection', 'countDocuments', 'readDocument'];
+
+const byKey = new Map(PROFILES.map((doc) => [doc._key, doc]));
+const edges = new Set(RELATIONS.map(({ _from, _to }) => `${_from} ${_to}`));
+
+function assertNoDifference(difference, context) {
+  assert.equal(difference, null, `${context}: ${difference}`);
+}
+
+async function withAdapter(description, options, body) {
+  const adapter = description.create(options);
+  await adapter.connect();
+  try {
+    return await body(adapter);
+  } finally {
+    await adapter.close();
+  }
+}
+
+async function importFixture(adapter) {
+  await adapter.resetNamespace();
+  await adapter.importProfiles(PROFILES.slice(0, 6));
+  await adapter.importProfiles(PROFILES.slice(6));
+  await adapter.importRelations(RELATIONS.slice(0, 5));
+  await adapter.importRelations(RELATIONS.slice(5));
+  await adapter.createIndexes();
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+// Each case gets { description, options } and connects on its own. The fixture is imported by the
+// 'import' case and reused by the read-only cases after it, so cases run in order.
+export function conformanceCases(description) {
+  const supports = (operation) => description.supports.includes(operation);
+  const cases = [];
+  const add = (name, run, skip = false) => cases.push({ name, run, skip });
+  const addFor = (operation, name, run) => add(name, run, supports(operation) ? false : `${operation} is not supported`);
+
+  add('description declares the contract', async ({ options }) => {
+    assert.match(description.id, /^[a-z][a-z0-9_]*$/);
+    assert.equal(typeof description.name, 'string');
+    assert.ok(['embedded', 'server'].includes(description.kind), 'kind is embedded or server');
+    assert.ok(['serial', 'parallel'].includes(description.execution), 'execution is serial or parallel');
+    for (const operation of description.supports) assert.ok(OPERATIONS.includes(operation), `unknown operation ${operation}`);
+    for (const write of ['singleWrite', 'singleWriteSync']) {
+      if (supports(write)) assert.equal(typeof description.durability?.[write], 'string', `durability.${write} is stated`);
+    }
+    const adapter = description.create(options);
+    for (const method of [...LIFECYCLE, ...description.supports]) {
+      assert.equal(typeof adapter[method], 'function', `the adapter implements ${method}()`);
+    }
+  });
+
+  add('connects, reports its version and closes twice', async ({ options }) => {
+    const adapter = description.create(options);
+    await adapter.connect();
+    const version = await adapter.serverVersion();
+    assert.equal(typeof version, 'string');
+    assert.ok(version.length > 0);
+    await adapter.close();
+    await adapter.close();
+  });
+
+  add('an unreachable server is reported in bounded time, naming host:port', async ({ options }) => {
+    const port = await freePort();
+    const adapter = description.create({ ...options, host: '127.0.0.1', port, connectTimeoutMs: 2000 });
+    const begin = Date.now();
+    await assert.rejects(adapter.connect(), (error) => {
+      assert.match(error.message, new RegExp(`127\\.0\\.0\\.1:${port}`));
+      return true;
+    });
+    assert.ok(Date.now() - begin < 10_000, 'connect() gave up within 10 s');
+    await adapter.close();
+  }, description.kind === 'embedded' ? 'embedded databases have no server to miss' : false);
+
+  add('resetNamespace creates an owned namespace whose marker round-trips', async ({ options }) => {
+    await withAdapter(description, options, async (adapter) => {
+      await adapter.resetNamespace();
+      assert.deepEqual(await adapter.inspectNamespace(), { state: 'owned', marker: {} });
+      const marker = { harness: 'db-shootout', dataset: 'fixture', imported: true, timings: { ms: 1.5 } };
+      await adapter.writeMarker(marker);
+      assert.deepEqual(await adapter.inspectNamespace(), { state: 'owned', marker });
+      await adapter.resetNamespace();
+      assert.deepEqual((await adapter.inspectNamespace()).marker, {});
+    });
+  });
+
+  add('refuses to reset a namespace it did not create, and leaves it intact', async ({ options }) => {
+    const foreign = { ...options, namespace: `${options.namespace}_foreign` };
+    const cleanup = await description.testSupport.plantForeign(foreign);
+    try {
+      await withAdapter(description, foreign, async (adapter) => {
+        assert.equal((await adapter.inspectNamespace()).state, 'foreign');
+        await assert.rejects(adapter.resetNamespace(), (error) => error.code === ErrorCodes.NAMESPACE_FOREIGN);
+        assert.equal((await adapter.inspectNamespace()).state, 'foreign');
+      });
+    } finally {
+      await cleanup?.();
+    }
+  }, description.testSupport?.plantForeign ? false : 'the adapter offers no testSupport.plantForeign');
+
+  add('imports batches, builds indexes and counts', async ({ options }) => {
+    await withAdapter(description, options, async (adapter) => {
+      await importFixture(adapter);
+      assert.deepEqual(await adapter.counts(), { profiles: PROFILES.length, relations: RELATIONS.length });
+      await adapter.warmup();
+    });
+  });
+
+  addFor('singleRead', 'singleRead returns each document exactly, and null for a missing key', async ({ options }) => {
+    await withAdapter(description, options, async (adapter) => {
+      for (const doc of PROFILES) assertNoDifference(documentDifference(doc, await adapter.singleRead(doc._key)), doc._key);
+      assert.equal(await adapter.singleRead('P999999'), null);
+    });
+  });
+
+  addFor('singleRead', 'serves concurrent operations up to the run concurrency', async ({ options }) => {
+    await withAdapter(description, options, async (adapter) => {
+      const keys = Array.from({ length: options.concurrency * 2 }, (_, i) => PROFILES[i % PROFILES.length]._key);
+      const answers = await Promise.all(keys.map((key) => adapter.singleRead(key)));
+      answers.forEach((doc, i) => assertNoDifference(documentDifference(byKey.get(keys[i]), doc), keys[i]));
+    });
+  });
+
+  addFor('aggregation', 'aggregation counts profiles per AGE', async ({ options }) => {
+    await withAdapter(description, options, async (adapter) => {
+      assertNoDifference(histogramDifference(AGE_HISTOGRAM, await adapter.aggregation()), 'histogram');
+    });
+  });
+
+  for (const [operation, reference] of [['neighbors', NEIGHBORS], ['neighbors2', NEIGHBORS2]]) {
+    addFor(operation, `${operation} returns the distinct keys`, async ({ options }) => {
+      await withAdapter(description, options, async (adapter) => {
+        for (const [key, expected] of Object.entries(reference)) {
+          assertNoDifference(keySetDifference(expected, await adapter[operation](key)), `${operation}(${key})`);
+        }
+      });
+    });
+    const dataOperation = operation === 'neighbors' ? 'neighborsData' : 'neighbors2data';
+    addFor(dataOperation, `${dataOperation} returns the same set as whole documents`, async ({ options }) => {
+      await withAdapter(description, options, async (adapter) => {
+        for (const [key, expected] of Object.entries(reference)) {
+          const documents = await adapter[dataOperation](key);
+          assert.ok(Array.isArray(documents), `${dataOperation}(${key}) is an array`);
+          assertNoDifference(keySetDifference(expected, documents.map((doc) => doc?._key)), `${dataOperation}(${key})`);
+          for (const doc of documents) assertNoDifference(documentDifference(byKey.get(doc._key), doc), doc._key);
+        }
+      });
+    });
+  }
+
+  addFor('shortestPath', 'shortestPath is minimal, follows relations, honours maxDepth, or is null', async ({ options }) => {
+    await withAdapter(description, options, async (adapter) => {
+      for (const [from, to, maxDepth, hops] of PATHS) {
+        const path = await adapter.shortestPath(from, to, maxDepth);
+        const call = `shortestPath(${from}, ${to}, ${maxDepth})`;
+        if (hops === null) {
+          assert.equal(path, null, `${call} is null`);
+          continue;
+        }
+        assert.ok(Array.isArray(path), `${call} is an array`);
+        assert.equal(path.length - 1, hops, `${call} has ${hops} hops: ${JSON.stringify(path)}`);
+        assert.equal(path[0], from);
+        assert.equal(path.at(-1), to);
+        for (let i = 1; i < path.length; i += 1) {
+          assert.ok(edges.has(`${path[i - 1]} ${path[i]}`), `${call}: ${path[i - 1]} -> ${path[i]} is a relation`);
+        }
+      }
+    });
+  });
+
+  for (const write of ['singleWrite', 'singleWriteSync']) {
+    addFor(write, `${write} stores documents in a temporary collection`, async ({ options }) => {
+      await withAdapter(description, options, async (adapter) => {
+        const collection = `conformance_${write}`;
+        await adapter.createTempCollection(collection);
+        const documents = PROFILES.map((doc, i) => ({ ...doc, _key: `W${i + 1}` }));
+        await Promise.all(documents.map((doc) => adapter[write](collection, doc)));
+        assert.equal(await adapter.countDocuments(collection), documents.length);
+        for (const doc of documents) {
+          assertNoDifference(documentDifference(doc, await adapter.readDocument(collection, doc._key)), doc._key);
+        }
+        assert.equal(await adapter.readDocument(collection, 'W999'), null);
+        await adapter.createTempCollection(collection);
+        assert.equal(await adapter.countDocuments(collection), 0, 'createTempCollection starts empty');
+        await adapter.dropTempCollection(collection);
+        assert.deepEqual(await adapter.counts(), { profiles: PROFILES.length, relations: RELATIONS.length },
+          'the temporary collection did not touch the dataset');
+      });
+    });
+  }
+
+  return cases;
+}

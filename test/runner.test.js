@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ErrorCodes } from '../core/errors.js';
+import { MAX_ERRORS, execute } from '../runner/execute.js';
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function trackingAdapter() {
+  const state = { inFlight: 0, maxInFlight: 0 };
+  state.op = async (input) => {
+    state.inFlight += 1;
+    state.maxInFlight = Math.max(state.maxInFlight, state.inFlight);
+    await sleep(1 + (input % 3));
+    state.inFlight -= 1;
+    return input * 2;
+  };
+  return state;
+}
+
+test('keeps exactly `concurrency` operations in flight and aligns answers with inputs', async () => {
+  const adapter = trackingAdapter();
+  const inputs = Array.from({ length: 200 }, (_, i) => i);
+  const outcome = await execute({ inputs, call: (a, input) => a.op(input), adapter, concurrency: 7 });
+  assert.equal(adapter.maxInFlight, 7);
+  assert.deepEqual(outcome.answers, inputs.map((i) => i * 2));
+  assert.equal(outcome.completed, 200);
+  assert.equal(outcome.errors.length, 0);
+  assert.ok(outcome.latencies.every((ms) => ms >= 0.9), 'every operation has its own latency (each sleeps >= 1 ms)');
+  assert.ok(outcome.wallMs >= (200 / 7) * 1, 'wall time covers the serialised sleeps');
+});
+
+test('never runs more workers than operations', async () => {
+  const adapter = trackingAdapter();
+  await execute({ inputs: [1, 2, 3], call: (a, input) => a.op(input), adapter, concurrency: 25 });
+  assert.equal(adapter.maxInFlight, 3);
+});
+
+test('counts failed operations and stops collecting after MAX_ERRORS', async () => {
+  const inputs = Array.from({ length: 1000 }, (_, i) => i);
+  const outcome = await execute({
+    inputs, adapter: null, concurrency: 4,
+    call: async (a, input) => {
+      if (input % 2 === 1 || input > 10) throw new Error(`boom ${input}`);
+      return input;
+    },
+  });
+  // The operations already in flight when the limit is reached still finish and count.
+  assert.ok(outcome.errors.length >= MAX_ERRORS && outcome.errors.length < MAX_ERRORS + 4, `${outcome.errors.length} errors`);
+  assert.ok(outcome.completed < inputs.length);
+  assert.match(outcome.errors[0].error.message, /^boom /);
+});
+
+test('an abort signal stops issuing operations and reports the run as aborted', async () => {
+  const controller = new AbortController();
+  const inputs = Array.from({ length: 10_000 }, (_, i) => i);
+  const outcome = await execute({
+    inputs, adapter: null, concurrency: 5, signal: controller.signal,
+    call: async (a, input) => {
+      if (input === 50) controller.abort();
+      await sleep(1);
+      return input;
+    },
+  });
+  assert.equal(outcome.aborted, true);
+  assert.ok(outcome.completed < 100, `stopped early (${outcome.completed} completed)`);
+});
+
+test('a server that stops answering is declared stalled instead of hanging', async () => {
+  const begin = Date.now();
+  await assert.rejects(
+    execute({
+      inputs: [1, 2, 3], adapter: null, concurrency: 2, stallTimeoutMs: 1500,
+      call: (a, input) => (input === 1 ? Promise.resolve(1) : new Promise(() => {})),
+    }),
+    (error) => error.code === ErrorCodes.TIMEOUT && /no operation completed for 2 s/.test(error.message),
+  );
+  assert.ok(Date.now() - begin < 5000);
+});
