@@ -17,14 +17,17 @@ function splitmix32(seed) {
   };
 }
 
-export function createRandom(seed) {
+// `stream` selects one of several independent sequences of the same seed (profiles, relations, parameters),
+// so that changing how one consumer draws numbers leaves the others' numbers as they were.
+export function createRandom(seed, stream = 0) {
   if (!Number.isSafeInteger(seed) || seed < 0) throw usageError(`a seed must be a non-negative integer, got ${seed}`);
-  // Both 32-bit halves of the seed take part, so seeds above 2^32 are distinct too.
-  const mix = splitmix32(seed ^ Math.imul(Math.floor(seed / TWO_POW_32), 0x27d4eb2f));
-  let a = mix();
-  let b = mix();
-  let c = mix();
-  let d = mix();
+  // Both 32-bit halves of the seed take part.
+  const seedMix = splitmix32(seed ^ Math.imul(Math.floor(seed / TWO_POW_32), 0x27d4eb2f));
+  const streamMix = splitmix32(~stream);
+  let a = seedMix() ^ streamMix();
+  let b = seedMix() ^ streamMix();
+  let c = seedMix() ^ streamMix();
+  let d = seedMix() ^ streamMix();
 
   function uint32() {
     const t = (((a + b) | 0) + d) | 0;

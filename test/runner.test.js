@@ -25,8 +25,10 @@ test('keeps exactly `concurrency` operations in flight and aligns answers with i
   assert.deepEqual(outcome.answers, inputs.map((i) => i * 2));
   assert.equal(outcome.completed, 200);
   assert.equal(outcome.errors.length, 0);
-  assert.ok(outcome.latencies.every((ms) => ms >= 0.9), 'every operation has its own latency (each sleeps >= 1 ms)');
-  assert.ok(outcome.wallMs >= (200 / 7) * 1, 'wall time covers the serialised sleeps');
+  assert.ok(outcome.latencies.every((ms) => ms > 0), 'every operation has a latency');
+  // Each worker's latencies tile its busy time, so together they cover about 7 x the wall time.
+  const busy = outcome.latencies.reduce((sum, ms) => sum + ms, 0);
+  assert.ok(busy <= 7 * outcome.wallMs + 1 && busy >= 0.8 * 7 * outcome.wallMs, `busy ${busy} ms vs wall ${outcome.wallMs} ms`);
 });
 
 test('never runs more workers than operations', async () => {

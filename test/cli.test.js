@@ -1,0 +1,124 @@
+// The real CLI, spawned as users run it.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, cpSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { WORKLOAD_NAMES } from '../workloads/suite.js';
+
+const BIN = fileURLToPath(new URL('../bin/bench.js', import.meta.url));
+const work = mkdtempSync(path.join(os.tmpdir(), 'bench-cli-'));
+const cacheDir = path.join(work, 'cache');
+after(() => rmSync(work, { recursive: true, force: true }));
+
+function bench(args, { env = {}, timeoutMs = 120_000 } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: work, env: { ...process.env, BENCH_CACHE_DIR: cacheDir, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => { stdout += chunk; });
+    child.stderr.on('data', (chunk) => { stderr += chunk; });
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`bench ${args.join(' ')} timed out\n${stderr}`)); }, timeoutMs);
+    child.on('exit', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr }); });
+  });
+}
+
+test('bench run --json on the tiny dataset validates every workload and writes the result file', async () => {
+  const out = path.join(work, 'results');
+  const { code, stdout, stderr } = await bench(['run', '--scale', 'tiny', '--runs', '2', '--json', '--out', out]);
+  assert.equal(code, 0, stderr);
+  const result = JSON.parse(stdout);
+  assert.equal(result.schema, 'db-shootout/result@1');
+  assert.equal(result.db.id, 'sqlite');
+  assert.match(result.db.version, /^3\.\d+/);
+  assert.deepEqual(
+    { scale: result.dataset.scale, seed: result.dataset.seed, profiles: result.dataset.profiles },
+    { scale: 'tiny', seed: 1, profiles: 1000 },
+  );
+  assert.ok(result.dataset.relations > 5000);
+  assert.deepEqual({ concurrency: result.config.concurrency, runs: result.config.runs }, { concurrency: 25, runs: 2 });
+  for (const field of ['node', 'os', 'cpu', 'cores', 'memoryBytes']) assert.ok(result.environment[field], field);
+  assert.equal(result.complete, true);
+  assert.deepEqual(Object.keys(result.workloads), WORKLOAD_NAMES);
+  for (const [name, workload] of Object.entries(result.workloads)) {
+    assert.equal(workload.status, 'passed', `${name}: ${JSON.stringify(workload.failures)}`);
+    assert.equal(workload.supported, true);
+    assert.equal(workload.runs.length, 2);
+    assert.ok(workload.summary.medianMs > 0, name);
+    for (const run of workload.runs) {
+      for (const p of ['p50', 'p90', 'p99', 'max', 'mean']) assert.equal(typeof run.latencyMs[p], 'number', `${name} ${p}`);
+    }
+  }
+  assert.equal(result.workloads.warmup.compared, false);
+  const files = readdirSync(out);
+  assert.equal(files.length, 1);
+  assert.deepEqual(JSON.parse(readFileSync(path.join(out, files[0]))), result, 'the file holds the same document');
+  assert.doesNotMatch(stdout, /password/i);
+});
+
+test('a second run reuses the imported data', async () => {
+  const { code, stdout, stderr } = await bench(['run', '--scale', 'tiny', '--runs', '1', '--workload', 'aggregation', '--json', '--out', path.join(work, 'r2')]);
+  assert.equal(code, 0, stderr);
+  const result = JSON.parse(stdout);
+  assert.equal(result.import.reused, true);
+  assert.deepEqual(Object.keys(result.workloads), ['warmup', 'aggregation']);
+});
+
+test('bad usage exits with 2 and names the valid choices', async () => {
+  const unknownDb = await bench(['run', '--db', 'oracle']);
+  assert.equal(unknownDb.code, 2);
+  assert.match(unknownDb.stderr, /unknown database "oracle"; valid databases: sqlite, memory/);
+
+  const unknownWorkload = await bench(['run', '--workload', 'neighbours']);
+  assert.equal(unknownWorkload.code, 2);
+  assert.match(unknownWorkload.stderr, /unknown workload "neighbours"; valid workloads: all, warmup, singleRead/);
+
+  const badRuns = await bench(['run', '--runs', '0']);
+  assert.equal(badRuns.code, 2);
+  assert.match(badRuns.stderr, /--runs must be a positive integer/);
+
+  const badFlag = await bench(['run', '--concurency', '5']);
+  assert.equal(badFlag.code, 2);
+  assert.match(badFlag.stderr, /Unknown argument/i);
+
+  const badScale = await bench(['run', '--scale', 'huge']);
+  assert.equal(badScale.code, 2);
+  assert.match(badScale.stderr, /Choices: "tiny", "small", "medium", "full"/);
+});
+
+test('every command has --help', async () => {
+  for (const args of [['--help'], ['run', '--help'], ['list', '--help'], ['generate', '--help'], ['check', '--help']]) {
+    const { code, stdout } = await bench(args);
+    assert.equal(code, 0, args.join(' '));
+    assert.match(stdout, /--help/);
+  }
+});
+
+test('bench list shows databases, workloads and the support matrix', async () => {
+  const { code, stdout } = await bench(['list', '--json']);
+  assert.equal(code, 0);
+  const listing = JSON.parse(stdout);
+  assert.deepEqual(listing.adapters.map((a) => a.id), ['sqlite', 'memory']);
+  assert.deepEqual(listing.adapters[0].supports, WORKLOAD_NAMES);
+  assert.deepEqual(listing.workloads.map((w) => w.name), WORKLOAD_NAMES);
+});
+
+test('a corrupt dataset file is reported with its line number', async () => {
+  const dir = path.join(work, 'corrupt');
+  const generated = await bench(['generate', '--scale', 'tiny', '--out', dir]);
+  assert.equal(generated.code, 0, generated.stderr);
+  const corruptCache = path.join(work, 'corrupt-cache');
+  cpSync(dir, path.join(corruptCache, 'datasets', 'synthetic-tiny-s1'), { recursive: true });
+  const relations = path.join(corruptCache, 'datasets', 'synthetic-tiny-s1', 'soc-pokec-relationships.txt');
+  const lines = readFileSync(relations, 'utf8').split('\n');
+  // Same length, so the file still matches the manifest's size and the reader must find it.
+  lines[41] = lines[41].replace(/\d/g, 'x');
+  writeFileSync(relations, lines.join('\n'));
+  const { code, stderr } = await bench(['run', '--scale', 'tiny', '--runs', '1', '--reimport'], { env: { BENCH_CACHE_DIR: corruptCache } });
+  assert.equal(code, 1);
+  assert.match(stderr, /soc-pokec-relationships\.txt(:42|.*line 42)/);
+});
