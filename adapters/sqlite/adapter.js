@@ -6,8 +6,8 @@ import {
   createIndexesSql,
   createTablesSql,
   createTempCollectionSql,
+  namespaceObjectsSql,
   namespaceTables,
-  prefixPattern,
 } from './schema.js';
 import { PathFinder } from './shortest-path.js';
 
@@ -27,10 +27,7 @@ export class SqliteAdapter {
 
   constructor(options) {
     this.#tables = namespaceTables(options.namespace);
-    if (options.database == null && options.dataDir == null) {
-      throw new BenchError(ErrorCodes.USAGE, 'sqlite: needs a database file (--database) or a data directory');
-    }
-    this.#file = options.database ?? join(options.dataDir, 'sqlite', 'bench.sqlite');
+    this.#file = databaseFile(options);
   }
 
   async connect() {
@@ -102,7 +99,7 @@ export class SqliteAdapter {
     if (state === 'foreign') {
       throw new BenchError(
         ErrorCodes.NAMESPACE_FOREIGN,
-        `sqlite: ${this.#file} holds tables named ${this.#tables.prefix}* but no db-shootout marker; ` +
+        `sqlite: ${this.#file} holds ${objects.map(({ name }) => name).join(', ')} but no db-shootout marker; ` +
           'refusing to drop them (choose another --namespace)',
       );
     }
@@ -110,21 +107,24 @@ export class SqliteAdapter {
     db.transaction(() => {
       for (const { type, name } of objects) db.exec(`DROP ${type === 'view' ? 'VIEW' : 'TABLE'} ${quote(name)}`);
       db.exec(createTablesSql(this.#tables));
+      // An empty marker until the harness writes its own: the namespace is ours from the moment it exists.
+      this.#writeMarker({});
     })();
   }
 
   async writeMarker(marker) {
+    this.#writeMarker(marker);
+  }
+
+  #writeMarker(marker) {
     this.#statement(`INSERT OR REPLACE INTO ${this.#tables.marker} (id, marker) VALUES (1, ?)`)
       .run(JSON.stringify(marker));
   }
 
-  // Every table or view whose name starts with the prefix belongs to the namespace; it is ours only when the
-  // marker table holds a marker object.
+  // The namespace is ours only when its marker table holds a marker object.
   #inspect() {
     const { marker: markerTable } = this.#tables;
-    const objects = this.#statement(
-      `SELECT type, name FROM main.sqlite_schema WHERE type IN ('table', 'view') AND name LIKE ? ESCAPE '\\'`,
-    ).all(prefixPattern(this.#tables));
+    const objects = this.#statement(namespaceObjectsSql(this.#tables)).all();
     if (objects.length === 0) return { state: 'absent', marker: null, objects };
     const hasMarkerTable =
       objects.some(({ name }) => name.toLowerCase() === markerTable.toLowerCase()) &&
@@ -171,8 +171,9 @@ export class SqliteAdapter {
     };
   }
 
-  // An import batch is one transaction without fsync: a crash mid-import leaves a namespace to re-import
-  // anyway, and the durable default comes back before the next operation.
+  // An import batch is one transaction with synchronous=OFF, so WAL checkpoints skip their fsyncs. A power
+  // loss during an import may damage the file, which then has to be imported again; a process crash cannot.
+  // The default mode comes back before the next operation.
   #bulk(load) {
     this.#setSynchronous('OFF');
     try {
@@ -293,6 +294,13 @@ export class SqliteAdapter {
     }
     return statement;
   }
+}
+
+export function databaseFile(options) {
+  if (options.database == null && options.dataDir == null) {
+    throw new BenchError(ErrorCodes.USAGE, 'sqlite: needs a database file (--database) or a data directory');
+  }
+  return options.database ?? join(options.dataDir, 'sqlite', 'bench.sqlite');
 }
 
 function quote(identifier) {

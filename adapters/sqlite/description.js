@@ -1,4 +1,5 @@
 import { SqliteAdapter } from './adapter.js';
+import { plantForeign } from './test-support.js';
 
 export default {
   id: 'sqlite',
@@ -19,4 +20,5 @@ export default {
   create(options) {
     return new SqliteAdapter(options);
   },
+  testSupport: { plantForeign },
 };

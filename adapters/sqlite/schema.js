@@ -17,12 +17,18 @@ export function assertIdentifier(what, value) {
 export function namespaceTables(namespace) {
   assertIdentifier('namespace', namespace);
   const prefix = `${namespace}_`;
+  const lower = prefix.toLowerCase();
   // SQLite reserves every name starting with "sqlite_", so such a namespace could never be created.
-  if (prefix.toLowerCase().startsWith('sqlite_')) {
+  if (lower.startsWith('sqlite_')) {
     throw new BenchError(ErrorCodes.USAGE, `sqlite: namespace "${namespace}" is reserved by SQLite (sqlite_*)`);
   }
+  // "a" and "a_tmp" (or "a_tmp_b") would share the names a_tmp_*; without "_tmp_" no two namespaces share any.
+  if (lower.includes('_tmp_')) {
+    throw new BenchError(ErrorCodes.USAGE,
+      `sqlite: namespace "${namespace}" must not contain "_tmp_" or end in "_tmp"`);
+  }
+  const tempPrefix = `${prefix}tmp_`;
   return {
-    prefix,
     profiles: `${prefix}profiles`,
     relations: `${prefix}relations`,
     marker: `${prefix}marker`,
@@ -30,14 +36,22 @@ export function namespaceTables(namespace) {
     relationsTo: `${prefix}relations_to`,
     pathForward: `${prefix}path_forward`,
     pathBackward: `${prefix}path_backward`,
-    temp: (name) => `${prefix}tmp_${assertIdentifier('collection name', name)}`,
+    tempPrefix,
+    temp: (name) => `${tempPrefix}${assertIdentifier('collection name', name)}`,
   };
 }
 
-// A LIKE pattern matching every name that starts with the prefix. "_" is a LIKE wildcard, hence the escapes;
-// LIKE ignores ASCII case, as SQLite does for identifiers, so "DBSHOOTOUT_profiles" counts as ours too.
-export function prefixPattern(tables) {
-  return `${tables.prefix.replaceAll('_', '\\_')}%`;
+// The tables and views of a namespace: its three tables and its temporary collections, compared ignoring ASCII
+// case as SQLite compares identifiers. Another namespace's tables never match, even when that namespace's name
+// starts with this one's ("dbshootout" and "dbshootout_v2").
+export function namespaceObjectsSql(tables) {
+  // Names are checked identifiers, so they can be SQL literals. "_" is a LIKE wildcard, hence the escapes.
+  const tempPattern = `${tables.tempPrefix.replaceAll('_', '\\_')}%`;
+  const exact = [tables.profiles, tables.relations, tables.marker].map((name) => `'${name.toLowerCase()}'`);
+  return `
+    SELECT type, name FROM main.sqlite_schema
+    WHERE type IN ('table', 'view') AND (lower(name) IN (${exact.join(', ')}) OR name LIKE '${tempPattern}' ESCAPE '\\')
+  `;
 }
 
 export function createTablesSql(tables) {

@@ -49,6 +49,7 @@ describe('sqlite namespace', () => {
     const db = await open();
     assert.deepStrictEqual(await db.inspectNamespace(), { state: 'absent', marker: null });
     await db.resetNamespace();
+    assert.deepStrictEqual(await db.inspectNamespace(), { state: 'owned', marker: {} });
     await db.writeMarker({ dataset: 'tiny', profiles: 8 });
     assert.deepStrictEqual(await db.inspectNamespace(), { state: 'owned', marker: { dataset: 'tiny', profiles: 8 } });
     await db.writeMarker({ dataset: 'small' });
@@ -70,11 +71,21 @@ describe('sqlite namespace', () => {
   });
 
   test('a table of the namespace without a marker makes it foreign, and reset refuses to touch it', async () => {
-    withFile((other) => other.exec("CREATE TABLE dbshootout_profiles (id); INSERT INTO dbshootout_profiles VALUES (1)"));
+    withFile((other) => other.exec(`
+      CREATE TABLE dbshootout_profiles (id);
+      INSERT INTO dbshootout_profiles VALUES (1);
+    `));
     const db = await open();
     assert.deepStrictEqual(await db.inspectNamespace(), { state: 'foreign', marker: null });
-    await assert.rejects(db.resetNamespace(), { code: 'E_NAMESPACE_FOREIGN', message: /dbshootout_/ });
+    await assert.rejects(db.resetNamespace(), { code: 'E_NAMESPACE_FOREIGN', message: /dbshootout_profiles/ });
     assert.equal(withFile((other) => other.prepare('SELECT count(*) FROM dbshootout_profiles').pluck().get()), 1);
+  });
+
+  test('a leftover temporary collection without a marker makes the namespace foreign', async () => {
+    withFile((other) => other.exec('CREATE TABLE DBShootout_tmp_writes (v)'));
+    const db = await open();
+    assert.equal((await db.inspectNamespace()).state, 'foreign');
+    await assert.rejects(db.resetNamespace(), { code: 'E_NAMESPACE_FOREIGN', message: /DBShootout_tmp_writes/ });
   });
 
   test('an empty or differently shaped marker table does not make the namespace owned', async () => {
@@ -91,6 +102,8 @@ describe('sqlite namespace', () => {
     withFile((other) => other.exec(`
       CREATE TABLE other_stuff (v); INSERT INTO other_stuff VALUES ('keep me');
       CREATE TABLE dbshootoutx_profiles (v);
+      CREATE TABLE dbshootout_notes (v);
+      CREATE TABLE dbshootout_v2_profiles (v);
     `));
     const db = await open();
     assert.equal((await db.inspectNamespace()).state, 'absent');
@@ -98,24 +111,31 @@ describe('sqlite namespace', () => {
     await db.writeMarker({ dataset: 'tiny' });
     await db.resetNamespace();
     assert.deepStrictEqual(tableNames(), [
-      'dbshootout_marker', 'dbshootout_profiles', 'dbshootout_relations', 'dbshootoutx_profiles', 'other_stuff',
+      'dbshootout_marker', 'dbshootout_notes', 'dbshootout_profiles', 'dbshootout_relations',
+      'dbshootout_v2_profiles', 'dbshootoutx_profiles', 'other_stuff',
     ]);
     assert.equal(withFile((other) => other.prepare('SELECT v FROM other_stuff').pluck().get()), 'keep me');
   });
 
-  test('two namespaces share one file without seeing each other', async () => {
-    const first = await open('first');
-    const second = await open('second');
+  test('two namespaces share one file without seeing each other, even when one name extends the other', async () => {
+    const first = await open('bench');
+    const second = await open('bench_v2');
     await first.resetNamespace();
     await first.writeMarker({ dataset: 'tiny' });
     await first.importProfiles([{ _key: 'P1', AGE: 1 }]);
     assert.equal((await second.inspectNamespace()).state, 'absent');
     await second.resetNamespace();
-    assert.deepStrictEqual(await first.counts(), { profiles: 1, relations: 0 });
+    await second.importProfiles([{ _key: 'P1', AGE: 1 }, { _key: 'P2', AGE: 2 }]);
+    await first.resetNamespace();
+    assert.deepStrictEqual(await first.counts(), { profiles: 0, relations: 0 });
+    assert.deepStrictEqual(await second.counts(), { profiles: 2, relations: 0 });
   });
 
-  test('namespaces must be SQL identifiers outside SQLite\'s reserved names', () => {
-    for (const namespace of ['db-shootout', '1bench', '', 'x"; DROP TABLE y; --', 'sqlite', 'SQLite_x', undefined]) {
+  test('namespaces must be SQL identifiers that cannot collide with reserved or temporary names', () => {
+    const invalid = [
+      'db-shootout', '1bench', '', 'x"; DROP TABLE y; --', 'sqlite', 'SQLite_x', 'a_tmp', 'a_TMP_b', undefined,
+    ];
+    for (const namespace of invalid) {
       assert.throws(() => sqlite.create({ namespace, database: file }), { code: 'E_USAGE' }, String(namespace));
     }
   });
