@@ -36,11 +36,12 @@ function openBytes(file) {
 }
 
 function checkProfileRecord(file, record, line) {
-  if (record.length !== PROFILE_FIELDS || record[PROFILE_FIELDS - 1] !== '') {
-    const found = record[record.length - 1] === '' ? record.length - 1 : record.length;
-    const ending = record[record.length - 1] === '' ? 'and a trailing tab' : 'and no trailing tab';
-    throw lineError(file, line, `expected ${PROFILE_COLUMNS.length} tab-separated columns and a trailing tab, found ${found} ${ending}`);
-  }
+  if (record.length === PROFILE_FIELDS && record[PROFILE_FIELDS - 1] === '') return;
+  if (record.length === 1 && record[0] === '') throw lineError(file, line, 'empty line');
+  const trailingTab = record[record.length - 1] === '';
+  const columns = trailingTab ? record.length - 1 : record.length;
+  throw lineError(file, line, `expected ${PROFILE_COLUMNS.length} tab-separated columns and a trailing tab, `
+    + `found ${columns} columns ${trailingTab ? 'and a trailing tab' : 'without a trailing tab'}`);
 }
 
 export async function* readProfiles(file, { batchSize = 1000 } = {}) {

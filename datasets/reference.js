@@ -2,18 +2,24 @@
 // database's answer is checked against.
 import { outNeighbors } from './graph.js';
 
+function searchSide(size) {
+  return {
+    mark: new Int32Array(size),
+    depth: new Int32Array(size),
+    frontier: new Int32Array(size),
+    next: new Int32Array(size),
+    size: 0,
+    level: 0,
+  };
+}
+
 // Visit marks and frontiers, allocated once per graph: a call bumps the stamp instead of clearing the marks.
 const scratchByGraph = new WeakMap();
 
 function scratch(g) {
   let s = scratchByGraph.get(g);
   if (!s) {
-    const size = g.n + 1;
-    s = {
-      stamp: 0,
-      markF: new Int32Array(size), depthF: new Int32Array(size), frontF: new Int32Array(size), nextF: new Int32Array(size),
-      markB: new Int32Array(size), depthB: new Int32Array(size), frontB: new Int32Array(size), nextB: new Int32Array(size),
-    };
+    s = { stamp: 0, forward: searchSide(g.n + 1), backward: searchSide(g.n + 1) };
     scratchByGraph.set(g, s);
   }
   s.stamp += 1;
@@ -25,7 +31,7 @@ export function neighbors(g, id) {
 }
 
 export function neighbors2(g, id) {
-  const { markF: mark, stamp } = scratch(g);
+  const { forward: { mark }, stamp } = scratch(g);
   mark[id] = stamp;
   const found = [];
   for (const a of outNeighbors(g, id)) {
@@ -37,62 +43,60 @@ export function neighbors2(g, id) {
   return found.sort((x, y) => x - y);
 }
 
-// One level of one side of the search: visits the unvisited neighbours of the frontier and returns the new
-// frontier's size and the shortest total length through a node the other side has already visited.
-function expand(offsets, targets, frontier, size, next, mark, depth, otherMark, otherDepth, stamp, level) {
-  let nextSize = 0;
+function startSide(side, id, stamp) {
+  side.mark[id] = stamp;
+  side.depth[id] = 0;
+  side.frontier[0] = id;
+  side.size = 1;
+  side.level = 0;
+}
+
+// Grows one side of the search by a level. Returns the shortest total length through a node the other side
+// has already visited, or Infinity when the sides have not met.
+function expand(side, offsets, targets, other, stamp) {
+  const { frontier, next, mark, depth } = side;
+  const level = side.level + 1;
+  let size = 0;
   let best = Infinity;
-  for (let i = 0; i < size; i += 1) {
+  for (let i = 0; i < side.size; i += 1) {
     const u = frontier[i];
     for (let e = offsets[u], end = offsets[u + 1]; e < end; e += 1) {
       const w = targets[e];
       if (mark[w] === stamp) continue;
       mark[w] = stamp;
       depth[w] = level;
-      next[nextSize++] = w;
-      if (otherMark[w] === stamp && level + otherDepth[w] < best) best = level + otherDepth[w];
+      next[size++] = w;
+      if (other.mark[w] === stamp && level + other.depth[w] < best) best = level + other.depth[w];
     }
   }
-  return { nextSize, best };
+  Object.assign(side, { frontier: next, next: frontier, size, level });
+  return best;
 }
 
 // Bidirectional level-synchronous BFS: forward over out-edges from s, backward over in-edges from t, always
 // growing the smaller frontier. The first level at which the two sides meet holds a shortest path.
 export function shortestPathLength(g, s, t, maxDepth) {
   if (s === t) return 0;
-  const sc = scratch(g);
-  const { stamp } = sc;
-  let { frontF, nextF, frontB, nextB } = sc;
-  sc.markF[s] = stamp; sc.depthF[s] = 0; frontF[0] = s;
-  sc.markB[t] = stamp; sc.depthB[t] = 0; frontB[0] = t;
-  let sizeF = 1;
-  let sizeB = 1;
-  let levelF = 0;
-  let levelB = 0;
-  while (sizeF > 0 && sizeB > 0 && levelF + levelB < maxDepth) {
-    if (sizeF <= sizeB) {
-      levelF += 1;
-      const { nextSize, best } = expand(g.outOffsets, g.outTargets, frontF, sizeF, nextF, sc.markF, sc.depthF, sc.markB, sc.depthB, stamp, levelF);
-      if (best !== Infinity) return best;
-      [frontF, nextF, sizeF] = [nextF, frontF, nextSize];
-    } else {
-      levelB += 1;
-      const { nextSize, best } = expand(g.inOffsets, g.inTargets, frontB, sizeB, nextB, sc.markB, sc.depthB, sc.markF, sc.depthF, stamp, levelB);
-      if (best !== Infinity) return best;
-      [frontB, nextB, sizeB] = [nextB, frontB, nextSize];
-    }
+  const { forward, backward, stamp } = scratch(g);
+  startSide(forward, s, stamp);
+  startSide(backward, t, stamp);
+  while (forward.size > 0 && backward.size > 0 && forward.level + backward.level < maxDepth) {
+    const best = forward.size <= backward.size
+      ? expand(forward, g.outOffsets, g.outTargets, backward, stamp)
+      : expand(backward, g.inOffsets, g.inTargets, forward, stamp);
+    if (best !== Infinity) return best;
   }
   return -1;
 }
 
 // The number of nodes reachable from s over out-edges, s excluded.
 export function reachableCount(g, s) {
-  const { markF: mark, frontF: queue, stamp } = scratch(g);
+  const { forward: { mark, frontier: queue }, stamp } = scratch(g);
+  const { outOffsets: offsets, outTargets: targets } = g;
   mark[s] = stamp;
   queue[0] = s;
   let head = 0;
   let tail = 1;
-  const { outOffsets: offsets, outTargets: targets } = g;
   while (head < tail) {
     const u = queue[head++];
     for (let e = offsets[u], end = offsets[u + 1]; e < end; e += 1) {
@@ -103,7 +107,8 @@ export function reachableCount(g, s) {
   return tail - 1;
 }
 
-// Adds `documents` to `histogram` (profiles per AGE, keyed by String(AGE)); call once per batch.
+// Adds `documents` to `histogram` (profiles per AGE, keyed by String(AGE); an absent AGE counts under
+// "null") and returns it: call once per batch.
 export function ageHistogram(documents, histogram = {}) {
   for (const doc of documents) {
     const key = String(doc.AGE ?? null);

@@ -12,33 +12,33 @@ function medianRun(entry) {
 }
 
 function row(name, entry) {
-  if (!entry.supported) return [name, 'unsupported', '', '', '', '', '', ''];
+  if (!entry.supported) return [name, 'unsupported', '', '', '', '', '', '', ''];
   if (entry.status !== 'passed') {
     const failedRun = entry.runs.find((run) => !run.valid);
-    return [name, entry.status.toUpperCase(), String(entry.ops), '', '', '', '', failedRun ? failedRun.reason : ''];
+    return [name, entry.status.toUpperCase(), String(entry.ops), '', '', '', '', '', failedRun ? failedRun.reason : ''];
   }
   const run = medianRun(entry);
   return [
     name, 'ok', String(entry.ops), formatMs(entry.summary.medianMs), String(Math.round((entry.ops / entry.summary.medianMs) * 1000)),
-    formatMs(run.latencyMs.p50), formatMs(run.latencyMs.p99), `${entry.runs.length} runs, sd ${formatMs(entry.summary.stdevMs)} ms`,
+    formatMs(run.latencyMs.p50), formatMs(run.latencyMs.p99), entry.runs.length > 1 ? formatMs(entry.summary.stdevMs) : '', '',
   ];
 }
 
 function align(rows) {
   const widths = rows[0].map((_, column) => Math.max(...rows.map((r) => r[column].length)));
-  const numeric = new Set([2, 3, 4, 5, 6]);
+  const numeric = new Set([2, 3, 4, 5, 6, 7]);
   return rows.map((r) => r.map((cell, column) => (numeric.has(column) ? cell.padStart(widths[column]) : cell.padEnd(widths[column])))
     .join('  ').trimEnd());
 }
 
 export function formatTable(result) {
-  const header = ['workload', 'status', 'ops', 'median ms', 'ops/s', 'p50 ms', 'p99 ms', ''];
+  const header = ['workload', 'status', 'ops', 'median ms', 'ops/s', 'p50 ms', 'p99 ms', 'sd ms', ''];
   const compared = [];
   const separate = [];
   for (const [name, entry] of Object.entries(result.workloads)) (entry.compared ? compared : separate).push(row(name, entry));
   const lines = [];
   const { db, dataset, config } = result;
-  lines.push(`${db.name} ${db.version} · dataset ${dataset.name} ${dataset.scale} (${dataset.profiles} profiles, ${dataset.relations} relations, seed ${dataset.seed}) · concurrency ${config.concurrency}${db.execution === 'serial' ? ' (serial driver: one operation at a time)' : ''} · ${config.runs} runs`);
+  lines.push(`${db.name} ${db.version} · dataset ${dataset.name} ${dataset.scale} (${dataset.profiles} profiles, ${dataset.relations} relations, seed ${dataset.seed}) · concurrency ${config.concurrency}${db.execution === 'serial' ? ' (serial driver: one operation at a time)' : ''} · ${config.runs} run${config.runs === 1 ? '' : 's'}`);
   if (result.import) {
     lines.push(result.import.reused
       ? `import: reused the data imported at ${result.import.importedAt}`

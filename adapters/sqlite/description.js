@@ -15,7 +15,7 @@ export default {
   execution: 'serial',
   connection: {
     defaults: { database: null },
-    passwordEnv: 'BENCH_SQLITE_PASSWORD',
+    passwordEnv: null,
   },
   create(options) {
     return new SqliteAdapter(options);

@@ -194,7 +194,7 @@ describe('sqlite description', () => {
     assert.equal(sqlite.kind, 'embedded');
     assert.equal(sqlite.driver, 'better-sqlite3');
     assert.equal(sqlite.execution, 'serial');
-    assert.deepStrictEqual(sqlite.connection, { defaults: { database: null }, passwordEnv: 'BENCH_SQLITE_PASSWORD' });
+    assert.deepStrictEqual(sqlite.connection, { defaults: { database: null }, passwordEnv: null });
     assert.deepStrictEqual(sqlite.supports, [
       'singleRead', 'singleWrite', 'singleWriteSync', 'aggregation',
       'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath',
