@@ -17,7 +17,11 @@ function weaklyConnected(g) {
   const root = (v) => {
     let r = v;
     while (parent[r] !== r) r = parent[r];
-    for (let x = v; parent[x] !== r;) [x, parent[x]] = [parent[x], r];
+    for (let x = v; parent[x] !== r;) {
+      const up = parent[x];
+      parent[x] = r;
+      x = up;
+    }
     return r;
   };
   let components = g.n;

@@ -16,6 +16,7 @@ export const PROFILE_COLUMNS = Object.freeze([
 
 export const INTEGER_COLUMNS = new Set(['public', 'completion_percentage', 'gender', 'AGE']);
 
+// How the files write a missing value.
 export const NULL_VALUE = 'null';
 
 const KEY_PREFIX = 'P';
@@ -34,10 +35,10 @@ export function profileId(key) {
   return Number(key.slice(KEY_PREFIX.length));
 }
 
-// Throws with the column's name; the file reader adds the file and line.
-export function parseId(text) {
+// These throw with the column's name; the file reader adds the file and line.
+function checkId(text) {
   if (!ID.test(text)) throw new BenchError(ErrorCodes.DATASET, `user_id is not a positive integer: ${JSON.stringify(text)}`);
-  return Number(text);
+  return text;
 }
 
 function parseInteger(column, text) {
@@ -47,7 +48,7 @@ function parseInteger(column, text) {
 
 // `fields` holds at least the 59 columns in file order; a trailing empty field is ignored.
 export function rowToDocument(fields) {
-  const doc = { _key: profileKey(parseId(fields[0])) };
+  const doc = { _key: profileKey(checkId(fields[0])) };
   for (let i = 1; i < PROFILE_COLUMNS.length; i += 1) {
     const text = fields[i];
     if (text === NULL_VALUE) continue;

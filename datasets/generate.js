@@ -301,22 +301,24 @@ async function writeProfiles(file, n, rng, report) {
 // Node roles; 0 is a regular node. Hidden nodes: nobody lists them (in-degree 0), so they are the
 // guaranteed-unreachable targets of the hard path.
 const HIDDEN = 1;
-// They list nobody (out-degree 0).
+// Silent nodes list nobody (out-degree 0).
 const SILENT = 2;
 const HIDDEN_RATE = 0.012;
 const SILENT_RATE = 0.04;
 // Out-degrees before reciprocation follow a Lomax (shifted Pareto) law: most users list a few friends, a few
 // list thousands. The scale is tuned so that the mean out-degree after deduplication is Pokec's 18.75.
 const DEGREE_TAIL = 2.2;
-const DEGREE_SCALE = 18;
+const DEGREE_SCALE = 20;
 const MAX_OUT_DEGREE = 10000;
 // Popularity decides who is listed; its Pareto tail gives the heavy-tailed in-degrees.
 const POPULARITY_TAIL = 1.8;
 // Friends near in id order list each other: these edges close triangles (clustering).
-const LOCAL_SHARE = 0.3;
-const LOCAL_WINDOW = 40;
+const LOCAL_SHARE = 0.4;
+const LOCAL_WINDOW = 12;
+// The chance that a listed friend lists back; about half of all edges end up reciprocal.
 const RECIPROCITY = 0.33;
-const EXPECTED_EDGES_PER_NODE = 20;
+// Room for the edges before deduplication, so that the arrays are not grown (copied) on the way.
+const EXPECTED_EDGES_PER_NODE = 22;
 
 class EdgeList {
   constructor(capacity) {

@@ -51,40 +51,41 @@ function startSide(side, id, stamp) {
   side.level = 0;
 }
 
-// Grows one side of the search by a level. Returns the shortest total length through a node the other side
-// has already visited, or Infinity when the sides have not met.
+// Grows one side of the search by a level. Returns the length of the path through the first node that the
+// other side has already visited, or -1 when the sides have not met.
 function expand(side, offsets, targets, other, stamp) {
   const { frontier, next, mark, depth } = side;
   const level = side.level + 1;
   let size = 0;
-  let best = Infinity;
   for (let i = 0; i < side.size; i += 1) {
     const u = frontier[i];
     for (let e = offsets[u], end = offsets[u + 1]; e < end; e += 1) {
       const w = targets[e];
       if (mark[w] === stamp) continue;
+      if (other.mark[w] === stamp) return level + other.depth[w];
       mark[w] = stamp;
       depth[w] = level;
       next[size++] = w;
-      if (other.mark[w] === stamp && level + other.depth[w] < best) best = level + other.depth[w];
     }
   }
   Object.assign(side, { frontier: next, next: frontier, size, level });
-  return best;
+  return -1;
 }
 
 // Bidirectional level-synchronous BFS: forward over out-edges from s, backward over in-edges from t, always
-// growing the smaller frontier. The first level at which the two sides meet holds a shortest path.
+// growing the smaller frontier. The first node where the sides meet lies on a shortest path: before the level
+// that finds it, the sides shared no node, so the shortest path is longer than the two levels already searched,
+// and every meeting node of this level closes a path of exactly that length plus one.
 export function shortestPathLength(g, s, t, maxDepth) {
   if (s === t) return 0;
   const { forward, backward, stamp } = scratch(g);
   startSide(forward, s, stamp);
   startSide(backward, t, stamp);
   while (forward.size > 0 && backward.size > 0 && forward.level + backward.level < maxDepth) {
-    const best = forward.size <= backward.size
+    const length = forward.size <= backward.size
       ? expand(forward, g.outOffsets, g.outTargets, backward, stamp)
       : expand(backward, g.inOffsets, g.inTargets, forward, stamp);
-    if (best !== Infinity) return best;
+    if (length > 0) return length;
   }
   return -1;
 }
