@@ -32,10 +32,26 @@ export function createProgress({ stream = process.stderr, quiet = false } = {}) 
       stop(done = total) {
         drawn?.stop();
         const seconds = (performance.now() - begin) / 1000;
-        log(`${label}: ${done} in ${seconds.toFixed(2)} s`);
+        log(total > 1 ? `${label}: ${done} in ${seconds.toFixed(2)} s` : `${label}: ${seconds.toFixed(2)} s`);
       },
     };
   }
 
-  return { log, bar };
+  // An onProgress({ phase, done, total }) callback that draws one bar per phase.
+  function phases(prefix) {
+    let current = null;
+    return ({ phase, done, total }) => {
+      if (current?.phase !== phase) {
+        current?.bar?.stop();
+        current = { phase, bar: bar(`${prefix}: ${phase}`, total) };
+      }
+      current.bar?.update(done);
+      if (done >= total) {
+        current.bar?.stop(done);
+        current = { phase, bar: null };
+      }
+    };
+  }
+
+  return { log, bar, phases };
 }

@@ -30,7 +30,7 @@ export async function runCommand(argv, { stdout = process.stdout } = {}) {
     scale: argv.scale,
     seed: argv.seed,
     cacheDir: argv['cache-dir'],
-    onProgress: ({ phase }) => progress.log(`dataset ${argv.scale}: ${phase}`),
+    onProgress: progress.phases(`dataset ${argv.scale}`),
   });
   const options = adapterOptions(description, argv);
   const config = {

@@ -146,6 +146,7 @@ export async function writeDataset({ dir, scale, seed = DEFAULT_SEED, onProgress
     generatorVersion: GENERATOR_VERSION,
     scale,
     seed,
+    sizes,
     profiles: ages.profiles,
     relations: ids.count,
     files: { profiles: await fileRecord(dir, PROFILES_FILE), relations: await fileRecord(dir, RELATIONS_FILE) },
@@ -162,6 +163,7 @@ export async function prepareDataset({ scale, seed = DEFAULT_SEED, cacheDir, onP
   const dir = path.join(cacheDir, 'datasets', `${NAME}-${scale}-s${seed}`);
   const manifest = await readManifest(dir);
   const current = manifest?.name === NAME && manifest.generatorVersion === GENERATOR_VERSION
-    && manifest.scale === scale && manifest.seed === seed;
+    && manifest.scale === scale && manifest.seed === seed
+    && JSON.stringify(manifest.sizes) === JSON.stringify(scaleSizes(scale));
   return current ? openDataset(dir) : writeDataset({ dir, scale, seed, onProgress });
 }

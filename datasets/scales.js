@@ -7,8 +7,8 @@ export const SCALES = Object.freeze({
     neighborStarts: 100, neighbors2dataStarts: 20, pathPairs: 50,
   }),
   small: Object.freeze({
-    profiles: 10000, reads: 5000, warmups: 1000, writes: 5000, writesSync: 500,
-    neighborStarts: 1000, neighbors2dataStarts: 100, pathPairs: 200,
+    profiles: 10000, reads: 9000, warmups: 1000, writes: 10000, writesSync: 1000,
+    neighborStarts: 1000, neighbors2dataStarts: 100, pathPairs: 1000,
   }),
   medium: Object.freeze({
     profiles: 100000, reads: 20000, warmups: 1000, writes: 20000, writesSync: 1000,
