@@ -26,12 +26,12 @@ export function usageError(message) {
   return new BenchError(ErrorCodes.USAGE, message);
 }
 
-// Rejects with E_TIMEOUT when `promise` has not settled within `ms`; the timer never keeps the process alive.
+// Rejects with E_TIMEOUT when `promise` has not settled within `ms`. The timer keeps the process alive on
+// purpose: a promise that never settles must end in this error, not in a silent exit.
 export async function withTimeout(promise, ms, message) {
   let timer;
   const timeout = new Promise((resolve, reject) => {
     timer = setTimeout(() => reject(new BenchError(ErrorCodes.TIMEOUT, message)), ms);
-    timer.unref();
   });
   try {
     return await Promise.race([promise, timeout]);

@@ -122,3 +122,43 @@ test('a corrupt dataset file is reported with its line number', async () => {
   assert.equal(code, 1);
   assert.match(stderr, /soc-pokec-relationships\.txt(:42|.*line 42)/);
 });
+
+test('Ctrl-C keeps the completed runs, marks the result incomplete and exits with 130', async () => {
+  const out = path.join(work, 'interrupted');
+  const child = spawn(process.execPath, [BIN, 'run', '--scale', 'tiny', '--runs', '1000', '--out', out], {
+    cwd: work, env: { ...process.env, BENCH_CACHE_DIR: cacheDir }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  let signalled = false;
+  child.stdout.resume();
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+    if (!signalled && /run 3\/1000/.test(stderr)) {
+      signalled = true;
+      child.kill('SIGINT');
+    }
+  });
+  const code = await new Promise((resolve) => child.on('exit', resolve));
+  assert.equal(code, 130, stderr);
+  assert.match(stderr, /interrupted: stopping after the operations in flight/);
+  const [file] = readdirSync(out);
+  const result = JSON.parse(readFileSync(path.join(out, file)));
+  assert.equal(result.complete, false);
+  assert.equal(result.interrupted, true);
+  assert.ok(result.workloads.hardPath.runs.length >= 2, 'the completed runs are kept');
+  assert.ok(result.workloads.singleRead.summary.medianMs > 0);
+});
+
+test('a namespace holding data the harness did not create is refused and left intact', async () => {
+  const { default: Database } = await import('better-sqlite3');
+  const file = path.join(work, 'someone-elses.sqlite');
+  const db = new Database(file);
+  db.exec("CREATE TABLE dbshootout_profiles (name TEXT); INSERT INTO dbshootout_profiles VALUES ('precious')");
+  db.close();
+  const { code, stderr } = await bench(['run', '--scale', 'tiny', '--runs', '1', '--database', file]);
+  assert.equal(code, 1);
+  assert.match(stderr, /namespace "dbshootout" holds objects that db-shootout did not create/);
+  const after = new Database(file, { readonly: true });
+  assert.deepEqual(after.prepare('SELECT name FROM dbshootout_profiles').all(), [{ name: 'precious' }]);
+  after.close();
+});

@@ -78,3 +78,17 @@ test('a server that stops answering is declared stalled instead of hanging', asy
   );
   assert.ok(Date.now() - begin < 5000);
 });
+
+test('a connection that never completes fails with E_CONNECT naming host:port in bounded time', async () => {
+  const { connectAdapter } = await import('../runner/run.js');
+  const hanging = {
+    name: 'Hanging',
+    create: () => ({ connect: () => new Promise(() => {}), close: async () => {} }),
+  };
+  const begin = Date.now();
+  await assert.rejects(
+    connectAdapter(hanging, { host: '127.0.0.1', port: 1, connectTimeoutMs: 500 }),
+    (error) => error.code === ErrorCodes.CONNECT && /cannot connect to Hanging at 127\.0\.0\.1:1/.test(error.message),
+  );
+  assert.ok(Date.now() - begin < 3000);
+});
