@@ -80,6 +80,34 @@ function writeWorkload(name, description, count) {
   };
 }
 
+// A neighbourhood as keys. `reference` names the reference answers, aligned with params.neighborStarts.
+function keysWorkload(name, reference, description) {
+  return {
+    name,
+    operation: name,
+    compared: true,
+    description,
+    inputs: (ctx) => ctx.dataset.params.neighborStarts.map(profileKey),
+    call: (adapter, key) => adapter[name](key),
+    check: eachAnswer((ctx, i, got) => keySetDifference(keysOf(ctx.dataset.reference[reference][i]), got)),
+  };
+}
+
+// The same neighbourhood as documents, for `starts`: a prefix of params.neighborStarts.
+function documentsWorkload(name, reference, starts, description) {
+  return {
+    name,
+    operation: name,
+    compared: true,
+    description,
+    profileIds: (dataset) => dataset.reference[reference].slice(0, dataset.params[starts].length)
+      .flatMap((ids) => Array.from(ids)),
+    inputs: (ctx) => ctx.dataset.params[starts].map(profileKey),
+    call: (adapter, key) => adapter[name](key),
+    check: documentsCheck((ctx) => ctx.dataset.reference[reference]),
+  };
+}
+
 function pathDifference(ctx, [from, to], expectedHops, got) {
   if (expectedHops < 0) return got === null ? null : `expected null (no path), got ${abbreviate(got)}`;
   if (!Array.isArray(got)) return `expected a path of ${expectedHops} hops, got ${abbreviate(got)}`;
@@ -141,45 +169,11 @@ export const WORKLOADS = [
     call: (adapter) => adapter.aggregation(),
     check: eachAnswer((ctx, i, got) => histogramDifference(ctx.dataset.reference.ageHistogram, got)),
   },
-  {
-    name: 'neighbors',
-    operation: 'neighbors',
-    compared: true,
-    description: 'distinct keys of the 1-hop outbound neighbours',
-    inputs: (ctx) => ctx.dataset.params.neighborStarts.map(profileKey),
-    call: (adapter, key) => adapter.neighbors(key),
-    check: eachAnswer((ctx, i, got) => keySetDifference(keysOf(ctx.dataset.reference.neighbors[i]), got)),
-  },
-  {
-    name: 'neighborsData',
-    operation: 'neighborsData',
-    compared: true,
-    description: 'the 1-hop outbound neighbours as full profile documents',
-    profileIds: (dataset) => dataset.reference.neighbors.flatMap((ids) => Array.from(ids)),
-    inputs: (ctx) => ctx.dataset.params.neighborStarts.map(profileKey),
-    call: (adapter, key) => adapter.neighborsData(key),
-    check: documentsCheck((ctx) => ctx.dataset.reference.neighbors),
-  },
-  {
-    name: 'neighbors2',
-    operation: 'neighbors2',
-    compared: true,
-    description: 'distinct keys reachable in 1 or 2 outbound hops, without the start',
-    inputs: (ctx) => ctx.dataset.params.neighborStarts.map(profileKey),
-    call: (adapter, key) => adapter.neighbors2(key),
-    check: eachAnswer((ctx, i, got) => keySetDifference(keysOf(ctx.dataset.reference.neighbors2[i]), got)),
-  },
-  {
-    name: 'neighbors2data',
-    operation: 'neighbors2data',
-    compared: true,
-    description: 'the 1- and 2-hop outbound neighbourhood as full profile documents',
-    profileIds: (dataset) => dataset.reference.neighbors2.slice(0, dataset.params.neighbors2dataStarts.length)
-      .flatMap((ids) => Array.from(ids)),
-    inputs: (ctx) => ctx.dataset.params.neighbors2dataStarts.map(profileKey),
-    call: (adapter, key) => adapter.neighbors2data(key),
-    check: documentsCheck((ctx) => ctx.dataset.reference.neighbors2),
-  },
+  keysWorkload('neighbors', 'neighbors', 'distinct keys of the 1-hop outbound neighbours'),
+  documentsWorkload('neighborsData', 'neighbors', 'neighborStarts', 'the 1-hop outbound neighbours as full profile documents'),
+  keysWorkload('neighbors2', 'neighbors2', 'distinct keys reachable in 1 or 2 outbound hops, without the start'),
+  documentsWorkload('neighbors2data', 'neighbors2', 'neighbors2dataStarts',
+    'the 1- and 2-hop outbound neighbourhood as full profile documents'),
   {
     name: 'shortestPath',
     operation: 'shortestPath',
