@@ -11,7 +11,7 @@ export const ErrorCodes = Object.freeze({
   TIMEOUT: 'E_TIMEOUT',
   DATASET: 'E_DATASET',
   IMPORT: 'E_IMPORT',
-  ABORTED: 'E_ABORTED',
+  RESTART: 'E_RESTART',
 });
 
 export class BenchError extends Error {

@@ -13,12 +13,12 @@ export function restartServer(command, { timeoutMs = RESTART_TIMEOUT_MS } = {}) 
     }, timeoutMs);
     child.on('error', (error) => {
       clearTimeout(timer);
-      reject(new BenchError(ErrorCodes.USAGE, `--restart-cmd could not start: ${error.message}`));
+      reject(new BenchError(ErrorCodes.RESTART, `--restart-cmd could not start: ${error.message}`));
     });
     child.on('exit', (code, signal) => {
       clearTimeout(timer);
       if (code === 0) resolve();
-      else reject(new BenchError(ErrorCodes.USAGE, `--restart-cmd exited with ${signal ?? `code ${code}`}: ${command}`));
+      else reject(new BenchError(ErrorCodes.RESTART, `--restart-cmd exited with ${signal ?? `code ${code}`}: ${command}`));
     });
   });
 }

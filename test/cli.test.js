@@ -162,3 +162,17 @@ test('a namespace holding data the harness did not create is refused and left in
   assert.deepEqual(after.prepare('SELECT name FROM dbshootout_profiles').all(), [{ name: 'precious' }]);
   after.close();
 });
+
+test('--restart-cmd runs between runs, not before the first', async () => {
+  const marker = path.join(work, 'restarts.txt');
+  const { code, stderr } = await bench(['run', '--scale', 'tiny', '--runs', '3', '--workload', 'aggregation',
+    '--out', path.join(work, 'restart'), '--restart-cmd', `echo restarted >> '${marker}'`]);
+  assert.equal(code, 0, stderr);
+  assert.equal(readFileSync(marker, 'utf8'), 'restarted\nrestarted\n');
+
+  const failing = await bench(['run', '--scale', 'tiny', '--runs', '2', '--workload', 'aggregation',
+    '--out', path.join(work, 'restart-fail'), '--restart-cmd', 'exit 3']);
+  assert.equal(failing.code, 1);
+  assert.match(failing.stderr, /--restart-cmd exited with code 3/);
+  assert.match(failing.stderr, /the runs completed so far are in /);
+});
