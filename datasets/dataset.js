@@ -82,7 +82,7 @@ function datasetObject(dir, manifest, params, reference) {
     relations: manifest.relations,
     files,
     sha256: { profiles: manifest.files.profiles.sha256, relations: manifest.files.relations.sha256 },
-    sizes: scaleSizes(manifest.scale),
+    sizes: manifest.sizes,
     params,
     reference,
     async loadGraph() {
