@@ -1,0 +1,32 @@
+// Where a local server started by `bench server start` lives, and how other commands find it: a state file
+// beside its data directory, valid while the recorded process is alive.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+export function serverDir(cacheDir, family) {
+  return path.join(cacheDir, 'servers', family);
+}
+
+export function stateFile(cacheDir, family) {
+  return path.join(serverDir(cacheDir, family), 'state.json');
+}
+
+export function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
+
+// The recorded state, or null when there is none or its process has gone.
+export function runningServer(cacheDir, family) {
+  let state;
+  try {
+    state = JSON.parse(readFileSync(stateFile(cacheDir, family), 'utf8'));
+  } catch {
+    return null;
+  }
+  return state && Number.isInteger(state.pid) && isAlive(state.pid) ? state : null;
+}
