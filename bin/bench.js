@@ -13,6 +13,8 @@ import {
   DEFAULT_CONCURRENCY, DEFAULT_RUNS, checkCommon, connectionOptions, datasetOptions,
 } from '../cli/options.js';
 import { runCommand } from '../cli/run.js';
+import { serverCommand } from '../cli/server.js';
+import { SERVER_FAMILIES } from '../server/index.js';
 
 const USAGE_CODES = new Set([ErrorCodes.USAGE, ErrorCodes.UNKNOWN_DB, ErrorCodes.UNKNOWN_WORKLOAD]);
 // If a driver leaves a socket or timer behind, the process still ends this long after the work is done.
@@ -77,7 +79,17 @@ await yargs(hideBin(process.argv))
   .command('check', "a database adapter's self-test: the conformance suite and a validated run of every workload on the tiny dataset", (y) => y
     .options({ ...dbOption, ...concurrencyOption, ...datasetOptions, ...connectionOptions, ...quietOption })
     .check(checkCommon), command(checkCommand))
-  .demandCommand(1, 'name a command: run, list, generate or check')
+  .command('server <action> <family>', 'install, start, stop or inspect a throwaway local database server (127.0.0.1)', (y) => y
+    .positional('action', { choices: ['install', 'start', 'stop', 'status'], describe: 'what to do' })
+    .positional('family', { choices: SERVER_FAMILIES, describe: 'which server' })
+    .options({
+      port: { type: 'number', describe: 'port to listen on (start)', defaultDescription: 'postgresql 55432, mariadb 53306' },
+      'cache-dir': datasetOptions['cache-dir'],
+    })
+    .check(checkCommon)
+    .example('$0 server install mariadb', 'install MariaDB from the Debian packages (root)')
+    .example('$0 server start postgresql', 'then `bench run --db postgresql` needs no connection flags'), command(serverCommand))
+  .demandCommand(1, 'name a command: run, list, generate, check or server')
   .recommendCommands()
   .strict()
   .help()

@@ -1,6 +1,7 @@
 // Flags shared by the commands, and the checks that turn bad values into usage errors (exit code 2).
 import { usageError, BenchError, ErrorCodes } from '../core/errors.js';
 import { defaultCacheDir } from '../core/paths.js';
+import { runningServer } from '../server/state.js';
 import { SCALES, DEFAULT_SEED } from '../datasets/scales.js';
 import { WORKLOADS, WORKLOAD_NAMES } from '../workloads/suite.js';
 
@@ -58,8 +59,12 @@ export function selectWorkloads(spec) {
   return WORKLOADS.filter((workload) => workload.name === 'warmup' || names.includes(workload.name));
 }
 
+// Connection defaults come from a local server started by `bench server start` when one runs and no
+// --host or --port names another, else from the adapter.
 export function adapterOptions(description, argv) {
-  const defaults = description.connection?.defaults ?? {};
+  const local = description.server && argv.host === undefined && argv.port === undefined
+    ? runningServer(argv['cache-dir'], description.server) : null;
+  const defaults = { ...description.connection?.defaults, ...(local && { host: local.host, port: local.port, user: local.user }) };
   const passwordEnv = description.connection?.passwordEnv;
   return {
     host: argv.host ?? defaults.host ?? null,

@@ -11,13 +11,24 @@ export function stateFile(cacheDir, family) {
   return path.join(serverDir(cacheDir, family), 'state.json');
 }
 
+// A zombie counts as gone: a server daemonised by pg_ctl is reparented to whatever reaps orphans, and in a
+// container that may never reap it.
+function isZombie(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+  } catch {
+    return false;
+  }
+}
+
 export function isAlive(pid) {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
-    return error.code === 'EPERM';
+    if (error.code !== 'EPERM') return false;
   }
+  return !isZombie(pid);
 }
 
 // The recorded state, or null when there is none or its process has gone.

@@ -1,0 +1,34 @@
+import { installServer, serverFamily, serverStatus, startServer, stopServer } from '../server/index.js';
+import { ExitCodes } from './exit-codes.js';
+
+function describe(state) {
+  return `${state.version} on ${state.host}:${state.port} (pid ${state.pid}, data ${state.dataDir}, log ${state.logFile})`;
+}
+
+export async function serverCommand(argv, { stdout = process.stdout } = {}) {
+  const server = serverFamily(argv.family);
+  const cacheDir = argv['cache-dir'];
+  const write = (line) => stdout.write(`${line}\n`);
+  const log = (line) => process.stderr.write(`${line}\n`);
+  switch (argv.action) {
+    case 'install':
+      await installServer(server, log);
+      return ExitCodes.OK;
+    case 'start': {
+      const state = await startServer(server, { cacheDir, port: argv.port });
+      write(`${server.name} ${state.alreadyRunning ? 'is already running' : 'started'}: ${describe(state)}`);
+      write(`use it with: npx bench run --db ${server.adapters[0]}`);
+      return ExitCodes.OK;
+    }
+    case 'stop': {
+      const state = await stopServer(server, { cacheDir });
+      write(state ? `${server.name} stopped (pid ${state.pid})` : `${server.name} is not running`);
+      return ExitCodes.OK;
+    }
+    default: {
+      const state = serverStatus(server, { cacheDir });
+      write(state ? `${server.name} is running: ${describe(state)}` : `${server.name} is not running`);
+      return state ? ExitCodes.OK : ExitCodes.FAILED;
+    }
+  }
+}

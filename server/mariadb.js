@@ -1,0 +1,71 @@
+// A throwaway MariaDB (the MySQL-protocol server Debian ships) from the Debian packages. The packages create
+// no `mysql` user, so under root the server runs with --user=root; --no-defaults keeps it off /etc/mysql.
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import path from 'node:path';
+import { BenchError, ErrorCodes } from '../core/errors.js';
+import { LOCALHOST, isRoot, logTail, run, waitUntilAccepting, waitUntilGone } from './process.js';
+
+const START_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 60_000;
+
+// Durability stays at InnoDB's defaults (innodb_flush_log_at_trx_commit=1); the adapter reports the values.
+const SERVER_FLAGS = [
+  '--innodb-buffer-pool-size=1G',
+  '--max-connections=200',
+  '--skip-log-bin',
+  '--skip-name-resolve',
+  '--local-infile=1',
+];
+
+function userFlag() {
+  return isRoot() ? ['--user=root'] : [];
+}
+
+export default {
+  family: 'mariadb',
+  name: 'MariaDB',
+  defaultPort: 53306,
+  adapters: ['mysql'],
+  installCommands: [
+    ['apt-get', ['update']],
+    ['apt-get', ['install', '-y', '--no-install-recommends', 'mariadb-server-core', 'mariadb-client-core']],
+  ],
+
+  async version() {
+    try {
+      const { stdout } = await run('mariadbd', ['--version']);
+      return stdout.trim();
+    } catch {
+      return null;
+    }
+  },
+
+  async start({ dir, port }) {
+    const data = path.join(dir, 'data');
+    const logFile = path.join(dir, 'mariadb.log');
+    mkdirSync(dir, { recursive: true });
+    if (!existsSync(path.join(data, 'mysql'))) {
+      try {
+        await run('mariadb-install-db', ['--no-defaults', `--datadir=${data}`, ...userFlag(),
+          '--auth-root-authentication-method=normal', '--skip-test-db']);
+      } catch (error) {
+        throw new BenchError(ErrorCodes.CONNECT, `mariadb-install-db failed: ${error.stderr?.trim() || error.message}`);
+      }
+    }
+    const log = openSync(logFile, 'a');
+    const child = spawn('mariadbd', ['--no-defaults', `--datadir=${data}`, `--port=${port}`, `--bind-address=${LOCALHOST}`,
+      `--socket=${path.join(dir, 'mariadb.sock')}`, `--pid-file=${path.join(dir, 'mariadb.pid')}`, ...userFlag(), ...SERVER_FLAGS],
+    { detached: true, stdio: ['ignore', log, log] });
+    closeSync(log);
+    child.unref();
+    await waitUntilAccepting({ port, pid: child.pid, timeoutMs: START_TIMEOUT_MS, logFile, family: 'MariaDB' });
+    return { host: LOCALHOST, port, user: 'root', database: null, pid: child.pid, dataDir: data, logFile, program: 'mariadbd' };
+  },
+
+  async stop(state) {
+    process.kill(state.pid, 'SIGTERM');
+    await waitUntilGone(state.pid, STOP_TIMEOUT_MS, 'MariaDB');
+  },
+
+};
