@@ -1,0 +1,55 @@
+// Faults against a real server: a PostgreSQL of this test's own is stopped in the middle of a run. The
+// run must end (no hang) with exit code 1, a clear message, and the runs completed before the stop kept.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { serverFamily, startServer, stopServer } from '../server/index.js';
+
+const BIN = fileURLToPath(new URL('../bin/bench.js', import.meta.url));
+const postgresql = serverFamily('postgresql');
+const installed = await postgresql.version();
+const required = (process.env.BENCH_REQUIRE ?? '').split(',').includes('postgresql');
+if (!installed && required) throw new Error('BENCH_REQUIRE needs postgresql, but it is not installed');
+
+const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'bench-faults-'));
+after(async () => {
+  await stopServer(postgresql, { cacheDir }).catch(() => {});
+  rmSync(cacheDir, { recursive: true, force: true });
+});
+
+function freePort() {
+  return new Promise((resolve) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+test('a server stopped mid-run ends the run with exit 1 and keeps the completed runs', { skip: installed ? false : 'PostgreSQL is not installed' }, async () => {
+  const state = await startServer(postgresql, { cacheDir, port: await freePort() });
+  const out = path.join(cacheDir, 'results');
+  const child = spawn(process.execPath, [BIN, 'run', '--db', 'postgresql', '--scale', 'tiny', '--runs', '1000',
+    '--out', out, '--stall-timeout', '10'], { env: { ...process.env, BENCH_CACHE_DIR: cacheDir }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  let stopping = null;
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+    if (!stopping && /run 3\/1000/.test(stderr)) stopping = stopServer(postgresql, { cacheDir });
+  });
+  const code = await new Promise((resolve) => child.on('exit', resolve));
+  await stopping;
+  assert.equal(code, 1, stderr);
+  assert.match(stderr, /error: .*(127\.0\.0\.1:\d+|ECONNREFUSED|terminat|connection)/i);
+  assert.match(stderr, /the runs completed so far are in /);
+  const result = JSON.parse(readFileSync(path.join(out, readdirSync(out)[0]), 'utf8'));
+  assert.equal(result.complete, false);
+  assert.ok(result.error.message.length > 0);
+  assert.ok(result.workloads.singleRead.runs.filter((run) => run.valid).length >= 2, 'runs 1 and 2 are kept');
+  assert.ok(state.pid > 0);
+});
