@@ -12,6 +12,7 @@ const STOP_TIMEOUT_MS = 60_000;
 // Durability stays at InnoDB's defaults (innodb_flush_log_at_trx_commit=1); the adapter reports the values.
 const SERVER_FLAGS = [
   '--innodb-buffer-pool-size=1G',
+  '--innodb-flush-log-at-trx-commit=1',
   '--max-connections=200',
   '--skip-log-bin',
   '--skip-name-resolve',

@@ -1,0 +1,298 @@
+import { BenchError, ErrorCodes } from '../../core/errors.js';
+import { loadRows } from './bulk.js';
+import { connectError, createPool, endpoint } from './connection.js';
+import {
+  createDatabaseSql,
+  createIndexesSql,
+  createTablesSql,
+  createTempCollectionSql,
+  namespaceTables,
+} from './schema.js';
+import { PathFinder } from './shortest-path.js';
+
+const ER_BAD_DB_ERROR = 'ER_BAD_DB_ERROR';
+const MARKER_COLUMNS = ['id', 'marker'];
+
+export class MysqlAdapter {
+  #options;
+  #tables;
+  #pool = null;
+  #server = null;
+  #paths;
+
+  constructor(options) {
+    this.#options = options;
+    this.#tables = namespaceTables(options.namespace);
+    this.#paths = new PathFinder(this.#tables);
+  }
+
+  async connect() {
+    if (this.#pool) return;
+    const pool = createPool(this.#options);
+    // An idle connection that the server drops (restart, wait_timeout) emits 'error' on its own. The pool
+    // discards it and opens a new one on demand; queries in flight get their error through their promise.
+    pool.on('connection', (connection) => connection.on('error', () => {}));
+    try {
+      await pool.query('SELECT 1');
+      // Every connection is opened here, so no workload pays for a handshake.
+      const connections = await Promise.all(
+        Array.from({ length: this.#options.concurrency }, () => pool.getConnection()),
+      );
+      for (const connection of connections) connection.release();
+    } catch (error) {
+      // The connection failure is the error to report; ending a pool that never connected cannot add to it.
+      await pool.end().catch(() => {});
+      throw connectError(this.#options, error);
+    }
+    this.#pool = pool;
+  }
+
+  async close() {
+    if (!this.#pool) return;
+    const pool = this.#pool;
+    this.#pool = null;
+    this.#server = null;
+    await pool.end();
+  }
+
+  async serverVersion() {
+    return this.#value('SELECT VERSION()');
+  }
+
+  async settings() {
+    const [[row]] = await this.#connection.query(`
+      SELECT @@innodb_buffer_pool_size AS innodb_buffer_pool_size,
+             @@innodb_flush_log_at_trx_commit AS innodb_flush_log_at_trx_commit,
+             @@log_bin AS log_bin,
+             @@sync_binlog AS sync_binlog,
+             @@innodb_doublewrite AS innodb_doublewrite,
+             @@max_connections AS max_connections,
+             @@version_comment AS version_comment`);
+    return { ...row };
+  }
+
+  // Reads every document and scans both relation indexes, which loads them into the buffer pool.
+  async warmup() {
+    const { profiles, relations } = this.#tables;
+    await this.#connection.query(`SELECT SUM(LENGTH(doc)) FROM ${profiles}`);
+    await this.#connection.query(`SELECT SUM(LENGTH(_to)) FROM ${relations} FORCE INDEX (from_to)`);
+    await this.#connection.query(`SELECT SUM(LENGTH(_from)) FROM ${relations} FORCE INDEX (to_from)`);
+  }
+
+  // --- namespace ---
+
+  async inspectNamespace() {
+    const { state, marker } = await this.#inspect();
+    return { state, marker };
+  }
+
+  async resetNamespace() {
+    const { state, tableNames } = await this.#inspect();
+    const { namespace, database } = this.#tables;
+    if (state === 'foreign') {
+      const holds = tableNames.length > 0 ? `tables ${tableNames.join(', ')}` : 'no tables';
+      throw new BenchError(
+        ErrorCodes.NAMESPACE_FOREIGN,
+        `mysql: database ${namespace} at ${endpoint(this.#options)} exists and holds ${holds}, but no db-shootout ` +
+          'marker; refusing to drop it (choose another --namespace)',
+      );
+    }
+    const pool = this.#connection;
+    if (state === 'owned') await pool.query(`DROP DATABASE ${database}`);
+    await pool.query(createDatabaseSql(this.#tables));
+    for (const sql of createTablesSql(this.#tables)) await pool.query(sql);
+    // An empty marker until the harness writes its own: the namespace is ours from the moment it exists.
+    await this.writeMarker({});
+  }
+
+  async writeMarker(marker) {
+    await this.#connection.query(`REPLACE INTO ${this.#tables.marker} (id, marker) VALUES (1, ?)`, [
+      JSON.stringify(marker),
+    ]);
+  }
+
+  // The namespace is the database of that name; it is ours only when its marker table holds a marker object.
+  async #inspect() {
+    const pool = this.#connection;
+    const { namespace, database, marker } = this.#tables;
+    let tableNames;
+    try {
+      const [rows] = await pool.query({ sql: `SHOW TABLES FROM ${database}`, rowsAsArray: true });
+      tableNames = rows.map(([name]) => name);
+    } catch (error) {
+      if (error.code === ER_BAD_DB_ERROR) return { state: 'absent', marker: null, tableNames: [] };
+      throw error;
+    }
+    const foreign = { state: 'foreign', marker: null, tableNames };
+    if (!tableNames.includes('marker')) return foreign;
+    const [columns] = await pool.query(
+      'SELECT COLUMN_NAME AS name FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?',
+      [namespace, 'marker'],
+    );
+    const names = columns.map(({ name }) => name);
+    if (!MARKER_COLUMNS.every((column) => names.includes(column))) return foreign;
+    const [rows] = await pool.query(`SELECT marker FROM ${marker} WHERE id = 1`);
+    const stored = parseObject(rows[0]?.marker);
+    return stored === null ? foreign : { state: 'owned', marker: stored, tableNames };
+  }
+
+  // --- bulk import ---
+
+  async importProfiles(docs) {
+    await this.#load(this.#tables.profiles, ['_key', 'doc'], docs, (doc) => [doc._key, JSON.stringify(doc)]);
+  }
+
+  async importRelations(edges) {
+    await this.#load(this.#tables.relations, ['_from', '_to'], edges, ({ _from, _to }) => [_from, _to]);
+  }
+
+  async createIndexes() {
+    await this.#connection.query(createIndexesSql(this.#tables));
+  }
+
+  async counts() {
+    const { profiles, relations } = this.#tables;
+    return {
+      profiles: await this.#value(`SELECT COUNT(*) FROM ${profiles}`),
+      relations: await this.#value(`SELECT COUNT(*) FROM ${relations}`),
+    };
+  }
+
+  async #load(table, columns, items, toRow) {
+    this.#server ??= await this.#serverLimits();
+    const connection = await this.#connection.getConnection();
+    try {
+      await loadRows(connection, this.#server, table, columns, items, toRow);
+    } finally {
+      connection.release();
+    }
+  }
+
+  async #serverLimits() {
+    const [[row]] = await this.#connection.query(
+      'SELECT @@local_infile AS localInfile, @@max_allowed_packet AS maxAllowedPacket',
+    );
+    return { localInfile: Boolean(row.localInfile), maxAllowedPacket: row.maxAllowedPacket };
+  }
+
+  // --- operations ---
+
+  async singleRead(key) {
+    const [rows] = await this.#connection.execute(`SELECT doc FROM ${this.#tables.profiles} WHERE _key = ?`, [key]);
+    return rows.length === 0 ? null : JSON.parse(rows[0].doc);
+  }
+
+  async singleWrite(collection, doc) {
+    await this.#insertTemp(collection, doc);
+  }
+
+  // The same statement as singleWrite: InnoDB's durability is the server's global
+  // innodb_flush_log_at_trx_commit, which no session can change (see README.md).
+  async singleWriteSync(collection, doc) {
+    await this.#insertTemp(collection, doc);
+  }
+
+  async aggregation() {
+    const [rows] = await this.#connection.execute({
+      sql: `SELECT JSON_VALUE(doc, '$.AGE') AS age, COUNT(*) AS n FROM ${this.#tables.profiles} GROUP BY age`,
+      rowsAsArray: true,
+    });
+    return Object.fromEntries(rows.map(([age, count]) => [String(age), count]));
+  }
+
+  async neighbors(key) {
+    return this.#keys(this.#neighborsSql(), [key]);
+  }
+
+  async neighborsData(key) {
+    return this.#documents(this.#neighborsSql(), [key]);
+  }
+
+  async neighbors2(key) {
+    return this.#keys(this.#neighbors2Sql(), [key, key, key, key]);
+  }
+
+  async neighbors2data(key) {
+    return this.#documents(this.#neighbors2Sql(), [key, key, key, key]);
+  }
+
+  async shortestPath(from, to, maxDepth) {
+    return this.#paths.find(this.#connection, from, to, maxDepth);
+  }
+
+  #neighborsSql() {
+    return `SELECT DISTINCT _to AS node FROM ${this.#tables.relations} WHERE _from = ?`;
+  }
+
+  // UNION removes duplicates; both branches are lookups in the (_from, _to) index.
+  #neighbors2Sql() {
+    const { relations } = this.#tables;
+    return `
+      SELECT _to AS node FROM ${relations} WHERE _from = ? AND _to <> ?
+      UNION
+      SELECT r2._to FROM ${relations} AS r1 JOIN ${relations} AS r2 ON r2._from = r1._to
+      WHERE r1._from = ? AND r2._to <> ?`;
+  }
+
+  async #keys(sql, params) {
+    const [rows] = await this.#connection.execute({ sql, rowsAsArray: true }, params);
+    return rows.map(([node]) => node);
+  }
+
+  // The key set is computed first (a derived table), then joined with the profiles' primary key.
+  async #documents(sql, params) {
+    const documentsSql = `SELECT p.doc FROM (${sql}) AS n JOIN ${this.#tables.profiles} AS p ON p._key = n.node`;
+    const [rows] = await this.#connection.execute({ sql: documentsSql, rowsAsArray: true }, params);
+    return rows.map(([doc]) => JSON.parse(doc));
+  }
+
+  // --- temporary collections ---
+
+  async createTempCollection(name) {
+    const table = this.#tables.temp(name);
+    await this.#connection.query(`DROP TABLE IF EXISTS ${table}`);
+    await this.#connection.query(createTempCollectionSql(table));
+  }
+
+  async dropTempCollection(name) {
+    await this.#connection.query(`DROP TABLE IF EXISTS ${this.#tables.temp(name)}`);
+  }
+
+  async countDocuments(name) {
+    return this.#value(`SELECT COUNT(*) FROM ${this.#tables.temp(name)}`);
+  }
+
+  async readDocument(name, key) {
+    const [rows] = await this.#connection.execute(`SELECT doc FROM ${this.#tables.temp(name)} WHERE _key = ?`, [key]);
+    return rows.length === 0 ? null : JSON.parse(rows[0].doc);
+  }
+
+  async #insertTemp(collection, doc) {
+    await this.#connection.execute(`INSERT INTO ${this.#tables.temp(collection)} (_key, doc) VALUES (?, ?)`, [
+      doc._key ?? null,
+      JSON.stringify(doc),
+    ]);
+  }
+
+  // --- connection ---
+
+  get #connection() {
+    if (!this.#pool) throw new Error('mysql: not connected (call connect() first)');
+    return this.#pool;
+  }
+
+  async #value(sql) {
+    const [[row]] = await this.#connection.query({ sql, rowsAsArray: true });
+    return row[0];
+  }
+}
+
+function parseObject(text) {
+  if (typeof text !== 'string') return null;
+  try {
+    const value = JSON.parse(text);
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
