@@ -1,0 +1,35 @@
+// The description shared by the PostgreSQL adapters; they differ in id, name and data model only.
+import { PostgresAdapter } from './adapter.js';
+import { PASSWORD_ENV } from './connection.js';
+import { dropNamespace, plantForeign } from './test-support.js';
+
+export function adapterDescription({ id, name, model }) {
+  return {
+    id,
+    name,
+    kind: 'server',
+    driver: 'pg',
+    supports: ['singleRead', 'singleWrite', 'singleWriteSync', 'aggregation',
+               'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath'],
+    durability: {
+      singleWrite: 'synchronous_commit=off: acknowledged before its WAL is flushed; a server or OS crash or a '
+        + 'power loss can lose the last ~3 x wal_writer_delay (600 ms by default) of acknowledged writes, '
+        + 'never corrupting the database.',
+      singleWriteSync: 'synchronous_commit=on: acknowledged after its WAL is flushed to disk (fsync), so it '
+        + 'survives a server crash and a power loss (with the server\'s fsync=on).',
+    },
+    execution: 'parallel',
+    server: 'postgresql',
+    connection: {
+      defaults: { host: '127.0.0.1', port: 5432, user: 'postgres', database: 'postgres' },
+      passwordEnv: PASSWORD_ENV,
+    },
+    create(options) {
+      return new PostgresAdapter(options, { label: id, model });
+    },
+    testSupport: {
+      plantForeign: (options) => plantForeign(id, model, options),
+      dropNamespace: (options) => dropNamespace(id, model, options),
+    },
+  };
+}

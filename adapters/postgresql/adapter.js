@@ -1,0 +1,345 @@
+// The adapter of the PostgreSQL family. A model (document-model.js, ../postgresql_tabular/tabular-model.js)
+// decides how a profile is stored; everything else, the namespace, the import, the graph queries and the
+// shortest-path function, is the same for both.
+import async from 'async';
+import { BenchError, ErrorCodes } from '../../core/errors.js';
+import { REPORTED_SETTINGS, openPool } from './connection.js';
+import { copyIn, copyLine } from './copy.js';
+import {
+  INSPECT_SQL, OWN_TABLES_SQL, createIndexesSql, createNamespaceSql, createTempCollectionSql, dropNamespaceSql,
+  namespaceNames, quote, schemaName,
+} from './schema.js';
+
+// Memory for each index build, for its session only; the server default (64 MB) makes the relation indexes of
+// the larger datasets sort on disk.
+const INDEX_BUILD_MEMORY = '256MB';
+// SQLSTATE dependent_objects_still_exist: a RESTRICT drop found something that is not ours.
+const DEPENDENT_OBJECTS_STILL_EXIST = '2BP01';
+
+// Statements that only need the namespace's names, prepared on each connection on first use.
+function statements(names, model) {
+  const { profiles, relations } = names;
+  const neighbors = `SELECT DISTINCT _to FROM ${relations} WHERE _from = $1`;
+  // UNION removes the duplicates; both branches are lookups in the covering (_from, _to) index.
+  const neighbors2 = `
+    SELECT _to FROM ${relations} WHERE _from = $1 AND _to <> $1
+    UNION
+    SELECT r2._to FROM ${relations} AS r1 JOIN ${relations} AS r2 ON r2._from = r1._to
+    WHERE r1._from = $1 AND r2._to <> $1`;
+  const documentsOf = (keys) => `SELECT ${model.documentSql} FROM ${profiles} AS p WHERE p._key IN (${keys})`;
+  return {
+    singleRead: `SELECT ${model.documentSql} FROM ${profiles} AS p WHERE p._key = $1`,
+    aggregation: `SELECT ${model.ageSql}, count(*)::int FROM ${profiles} AS p GROUP BY 1`,
+    neighbors,
+    neighborsData: documentsOf(neighbors),
+    neighbors2,
+    neighbors2data: documentsOf(neighbors2),
+    shortestPath: `SELECT ${names.shortestPath}($1, $2, $3)`,
+    counts: `SELECT (SELECT count(*) FROM ${profiles})::int, (SELECT count(*) FROM ${relations})::int`,
+    writeMarker: `INSERT INTO ${names.marker} (id, marker) VALUES (1, $1)
+                  ON CONFLICT (id) DO UPDATE SET marker = EXCLUDED.marker`,
+  };
+}
+
+function tempStatements(table, model) {
+  const placeholders = model.columns.map((_, i) => `$${i + 1}`).join(', ');
+  return {
+    insert: `INSERT INTO ${table} (${columnList(model)}) VALUES (${placeholders})`,
+    count: `SELECT count(*)::int FROM ${table}`,
+    read: `SELECT ${model.documentSql} FROM ${table} AS p WHERE p._key = $1`,
+  };
+}
+
+export class PostgresAdapter {
+  #label;
+  #options;
+  #model;
+  #names;
+  #sql;
+  #tempSql = new Map();
+  #pool = null;
+  // Prepared statement names by SQL text; every connection of the pool prepares a statement on first use.
+  #preparedNames = new Map();
+  // The synchronous_commit each connection was last set to (see #setCommitMode).
+  #commitModes = new WeakMap();
+
+  constructor(options, { label, model }) {
+    this.#label = label;
+    this.#options = options;
+    this.#model = model;
+    this.#names = namespaceNames(label, schemaName(label, options.namespace, model.schemaSuffix));
+    this.#sql = statements(this.#names, model);
+  }
+
+  async connect() {
+    if (this.#pool) return;
+    this.#pool = await openPool(this.#label, this.#options);
+  }
+
+  async close() {
+    const pool = this.#pool;
+    this.#pool = null;
+    await pool?.end();
+  }
+
+  async serverVersion() {
+    return (await this.#rows('SHOW server_version'))[0][0];
+  }
+
+  async settings() {
+    return Object.fromEntries(await this.#rows(
+      'SELECT name, current_setting(name) FROM unnest($1::text[]) WITH ORDINALITY AS s (name, n) ORDER BY n',
+      [REPORTED_SETTINGS],
+    ));
+  }
+
+  // Reads every profile row (whole-row values are flattened, which fetches TOASTed values too) and every entry
+  // of the three indexes: with sequential and bitmap scans off, each count is a full index-only scan.
+  async warmup() {
+    const { profiles, relations } = this.#names;
+    await this.#transaction(async (client) => {
+      await client.query(`SELECT sum(pg_column_size(p.*)) FROM ${profiles} AS p`);
+      await client.query('SET LOCAL enable_seqscan = off');
+      await client.query('SET LOCAL enable_bitmapscan = off');
+      await client.query(`SELECT count(_key) FROM ${profiles} WHERE _key >= ''`);
+      await client.query(`SELECT count(_from) FROM ${relations} WHERE _from >= ''`);
+      await client.query(`SELECT count(_to) FROM ${relations} WHERE _to >= ''`);
+    });
+  }
+
+  // --- namespace ---
+
+  async inspectNamespace() {
+    const { state, marker } = await this.#inspect(this.#connection);
+    return { state, marker };
+  }
+
+  // One transaction: the namespace is either reset completely or left as it was.
+  async resetNamespace() {
+    const { schema } = this.#names;
+    await this.#transaction(async (client) => {
+      const { state, objects } = await this.#inspect(client);
+      if (state === 'foreign') {
+        const holds = objects.length > 0 ? `holds ${objects.join(', ')}` : 'exists';
+        throw new BenchError(ErrorCodes.NAMESPACE_FOREIGN, `${this.#label}: schema "${schema}" ${holds} but has no `
+          + 'db-shootout marker; refusing to drop it (choose another --namespace)');
+      }
+      const tables = (await rowsOf(client, OWN_TABLES_SQL, [schema])).map(([name]) => name);
+      try {
+        await client.query(dropNamespaceSql(this.#names, tables));
+      } catch (error) {
+        if (error.code !== DEPENDENT_OBJECTS_STILL_EXIST) throw error;
+        throw new BenchError(ErrorCodes.NAMESPACE_FOREIGN, `${this.#label}: schema "${schema}" holds or feeds objects `
+          + `that db-shootout did not create; refusing to drop them: ${error.message}`
+          + `${error.detail ? ` (${error.detail.replaceAll('\n', '; ')})` : ''}`, { cause: error });
+      }
+      await client.query(createNamespaceSql(this.#names, this.#model));
+    });
+  }
+
+  async writeMarker(marker) {
+    await this.#run(this.#sql.writeMarker, [JSON.stringify(marker)]);
+  }
+
+  // 'absent' without the schema; 'owned' when its marker table holds a marker object; 'foreign' otherwise.
+  async #inspect(queryable) {
+    const found = await rowsOf(queryable, INSPECT_SQL, [this.#names.schema]);
+    if (found.length === 0) return { state: 'absent', marker: null, objects: [] };
+    const [hasMarkerTable, objects] = found[0];
+    if (hasMarkerTable) {
+      const markers = await rowsOf(queryable,
+        `SELECT marker FROM ${this.#names.marker} WHERE id = 1 AND jsonb_typeof(marker) = 'object'`);
+      if (markers.length === 1) return { state: 'owned', marker: markers[0][0], objects };
+    }
+    return { state: 'foreign', marker: null, objects };
+  }
+
+  // --- bulk import ---
+
+  async importProfiles(docs) {
+    let text = '';
+    for (const doc of docs) text += copyLine(this.#model.rowValues(doc));
+    await this.#copy(this.#names.profiles, columnList(this.#model), text);
+  }
+
+  async importRelations(edges) {
+    let text = '';
+    for (const { _from, _to } of edges) text += copyLine([_from, _to]);
+    await this.#copy(this.#names.relations, '_from, _to', text);
+  }
+
+  // The primary key and both relation indexes are built after the load, each in its own session so the builds
+  // run in parallel (as far as the pool allows). VACUUM then sets the visibility map, so graph queries read the
+  // covering indexes alone (index-only scans), and ANALYZE gives the planner its statistics.
+  async createIndexes() {
+    const builds = createIndexesSql(this.#names);
+    await async.eachLimit(builds, Math.min(builds.length, this.#options.concurrency), async (sql) =>
+      this.#transaction(async (client) => {
+        await client.query(`SET LOCAL maintenance_work_mem = '${INDEX_BUILD_MEMORY}'`);
+        await client.query(sql);
+      }));
+    const { profiles, relations } = this.#names;
+    await async.eachLimit([profiles, relations], Math.min(2, this.#options.concurrency),
+      async (table) => this.#connection.query(`VACUUM (ANALYZE) ${table}`));
+  }
+
+  async counts() {
+    const [[profiles, relations]] = await this.#run(this.#sql.counts);
+    return { profiles, relations };
+  }
+
+  // One COPY per batch, committed with synchronous_commit=off: a crash during an import leaves the marker at
+  // imported: false, so the import is repeated anyway, and no batch needs to wait for its WAL flush.
+  async #copy(table, columns, text) {
+    await this.#withClient(async (client) => {
+      await this.#setCommitMode(client, 'off');
+      await copyIn(client, `COPY ${table} (${columns}) FROM STDIN`, text);
+    });
+  }
+
+  // --- operations ---
+
+  async singleRead(key) {
+    const rows = await this.#run(this.#sql.singleRead, [key]);
+    return rows.length === 0 ? null : rows[0][0];
+  }
+
+  async singleWrite(collection, doc) {
+    await this.#insert(collection, doc, 'off');
+  }
+
+  async singleWriteSync(collection, doc) {
+    await this.#insert(collection, doc, 'on');
+  }
+
+  async aggregation() {
+    const rows = await this.#run(this.#sql.aggregation);
+    return Object.fromEntries(rows.map(([age, count]) => [String(age), count]));
+  }
+
+  async neighbors(key) {
+    return (await this.#run(this.#sql.neighbors, [key])).map(([to]) => to);
+  }
+
+  async neighborsData(key) {
+    return (await this.#run(this.#sql.neighborsData, [key])).map(([doc]) => doc);
+  }
+
+  async neighbors2(key) {
+    return (await this.#run(this.#sql.neighbors2, [key])).map(([to]) => to);
+  }
+
+  async neighbors2data(key) {
+    return (await this.#run(this.#sql.neighbors2data, [key])).map(([doc]) => doc);
+  }
+
+  async shortestPath(from, to, maxDepth) {
+    if (from === to) return [from];
+    return (await this.#run(this.#sql.shortestPath, [from, to, maxDepth]))[0][0];
+  }
+
+  // --- temporary collections ---
+
+  async createTempCollection(name) {
+    await this.#connection.query(createTempCollectionSql(this.#names.temp(name), this.#model));
+  }
+
+  async dropTempCollection(name) {
+    await this.#connection.query(`DROP TABLE IF EXISTS ${this.#names.temp(name)}`);
+  }
+
+  async countDocuments(name) {
+    return (await this.#run(this.#temp(name).count))[0][0];
+  }
+
+  async readDocument(name, key) {
+    const rows = await this.#run(this.#temp(name).read, [key]);
+    return rows.length === 0 ? null : rows[0][0];
+  }
+
+  async #insert(collection, doc, commitMode) {
+    const values = this.#model.rowValues(doc);
+    const insert = this.#temp(collection).insert;
+    await this.#withClient(async (client) => {
+      await this.#setCommitMode(client, commitMode);
+      await client.query(this.#prepared(insert, values));
+    });
+  }
+
+  #temp(name) {
+    let sql = this.#tempSql.get(name);
+    if (!sql) {
+      sql = tempStatements(this.#names.temp(name), this.#model);
+      this.#tempSql.set(name, sql);
+    }
+    return sql;
+  }
+
+  // --- connection ---
+
+  // synchronous_commit is a session setting. Each connection remembers the mode it was last set to, so a write
+  // costs one round trip, plus one SET the first time a connection switches modes; no other operation depends
+  // on it, and a SET LOCAL transaction would cost three extra round trips on every write.
+  async #setCommitMode(client, mode) {
+    if (this.#commitModes.get(client) === mode) return;
+    await client.query(`SET synchronous_commit = ${mode}`);
+    this.#commitModes.set(client, mode);
+  }
+
+  get #connection() {
+    if (!this.#pool) throw new Error(`${this.#label}: not connected (call connect() first)`);
+    return this.#pool;
+  }
+
+  // A named statement: parsed and planned once per connection, then only bound and executed.
+  #prepared(text, values) {
+    let name = this.#preparedNames.get(text);
+    if (!name) {
+      name = `db_shootout_${this.#preparedNames.size + 1}`;
+      this.#preparedNames.set(text, name);
+    }
+    return { name, text, values, rowMode: 'array' };
+  }
+
+  async #run(text, values) {
+    return (await this.#connection.query(this.#prepared(text, values))).rows;
+  }
+
+  async #rows(text, values) {
+    return rowsOf(this.#connection, text, values);
+  }
+
+  async #withClient(work) {
+    const client = await this.#connection.connect();
+    try {
+      return await work(client);
+    } finally {
+      client.release();
+    }
+  }
+
+  async #transaction(work) {
+    const client = await this.#connection.connect();
+    let broken;
+    try {
+      await client.query('BEGIN');
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      // A connection whose ROLLBACK fails is in an unknown state: it is destroyed, not handed out again.
+      await client.query('ROLLBACK').catch((rollbackError) => { broken = rollbackError; });
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  }
+}
+
+function columnList(model) {
+  return model.columns.map(quote).join(', ');
+}
+
+async function rowsOf(queryable, text, values) {
+  return (await queryable.query({ text, values, rowMode: 'array' })).rows;
+}

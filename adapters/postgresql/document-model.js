@@ -1,0 +1,17 @@
+// The document model, as the classic benchmark stored PostgreSQL: one jsonb document per profile. The document
+// is stored whole, `_key` included, so a read hands the parsed jsonb back unchanged: jsonb keeps strings as
+// strings and numbers as numbers, and an absent field stays absent.
+import { SCHEMA_SUFFIXES } from './schema.js';
+
+export const documentModel = {
+  schemaSuffix: SCHEMA_SUFFIXES.document,
+  // The columns after `_key`, for profiles and temporary collections alike.
+  columnsSql: 'doc jsonb NOT NULL',
+  // The columns `rowValues` fills, in its order, for COPY and INSERT.
+  columns: ['_key', 'doc'],
+  rowValues: (doc) => [doc._key ?? null, JSON.stringify(doc)],
+  // The document of the row `p`, as the one column a read selects.
+  documentSql: 'p.doc',
+  // ->> gives the number as text and a missing AGE as NULL, which is exactly the histogram's String(AGE).
+  ageSql: "p.doc ->> 'AGE'",
+};

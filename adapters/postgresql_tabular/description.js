@@ -1,0 +1,4 @@
+import { adapterDescription } from '../postgresql/adapter-description.js';
+import { tabularModel } from './tabular-model.js';
+
+export default adapterDescription({ id: 'postgresql_tabular', name: 'PostgreSQL (tabular)', model: tabularModel });
