@@ -2,7 +2,7 @@
 // run as root, so under root every server program runs as the `postgres` user, in a data directory that
 // user can reach (the cache below /root is not reachable for it).
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BenchError, ErrorCodes } from '../core/errors.js';
@@ -21,6 +21,15 @@ const SERVER_SETTINGS = {
   maintenance_work_mem: '512MB',
   max_wal_size: '4GB',
 };
+
+// The instance trusts every connection from 127.0.0.1 except this one role, which must give a password: it lets
+// the tests prove that a wrong password is reported as such, against a server that otherwise needs none.
+export const PASSWORD_PROBE_ROLE = 'dbshootout_password_probe';
+
+function requirePasswordForProbe(data) {
+  const file = path.join(data, 'pg_hba.conf');
+  writeFileSync(file, `host all ${PASSWORD_PROBE_ROLE} ${LOCALHOST}/32 scram-sha-256\n${readFileSync(file, 'utf8')}`);
+}
 
 function binDir() {
   if (process.env.BENCH_PG_BIN) return process.env.BENCH_PG_BIN;
@@ -71,6 +80,7 @@ export default {
     }
     if (!existsSync(path.join(data, 'PG_VERSION'))) {
       await asServerUser(path.join(bin, 'initdb'), ['-D', data, '-U', OS_USER, '-A', 'trust', '-E', 'UTF8', '--no-locale']);
+      requirePasswordForProbe(data);
     }
     const settings = Object.entries({ ...SERVER_SETTINGS, port, unix_socket_directories: base })
       .map(([name, value]) => `-c ${name}=${value}`).join(' ');

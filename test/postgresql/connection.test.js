@@ -6,11 +6,12 @@ import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import postgresql from '../../adapters/postgresql/description.js';
 import { ErrorCodes } from '../../core/errors.js';
+import { PASSWORD_PROBE_ROLE } from '../../server/postgresql.js';
 import { serverTarget } from '../helpers/servers.js';
 
 const { options, skip } = serverTarget(postgresql, { namespace: 'dbshootout_pgtest_connection' });
 // Roles this file creates and drops again; nothing else on the server is touched.
-const PASSWORD_ROLE = 'dbshootout_password_probe';
+const PASSWORD_ROLE = PASSWORD_PROBE_ROLE;
 const POOL_ROLE = 'dbshootout_pool_probe';
 const PASSWORD = 'right-password';
 
