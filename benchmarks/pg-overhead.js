@@ -10,7 +10,7 @@
 //                 uniformly random keys of the same table rather than the read keys; the C client's ceiling.
 // The dataset is imported into the namespace first, or reused when it already holds it.
 //
-//   node benchmarks/pg-overhead.js [--host 127.0.0.1] [--port 5432] [--user postgres] [--database postgres]
+//   node benchmarks/pg-overhead.js [--host <h>] [--port <p>] [--user postgres] [--database postgres]
 //     [--namespace dbshootout] [--scale small] [--concurrency 25] [--rounds 5] [--ops 100000] [--pgbench-seconds 10]
 // The password, if the server wants one, comes from BENCH_PG_PASSWORD.
 import { execFile } from 'node:child_process';
@@ -21,6 +21,7 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs, promisify } from 'node:util';
 import pg from 'pg';
 import postgresql from '../adapters/postgresql/description.js';
+import { adapterOptions } from '../cli/options.js';
 import { environment, packageVersion } from '../core/environment.js';
 import { defaultCacheDir } from '../core/paths.js';
 import { profileKey } from '../datasets/columns.js';
@@ -34,10 +35,10 @@ const PG_BIN_ROOT = '/usr/lib/postgresql';
 
 const { values: args } = parseArgs({
   options: {
-    host: { type: 'string', default: '127.0.0.1' },
-    port: { type: 'string', default: '5432' },
-    user: { type: 'string', default: 'postgres' },
-    database: { type: 'string', default: 'postgres' },
+    host: { type: 'string' },
+    port: { type: 'string' },
+    user: { type: 'string' },
+    database: { type: 'string' },
     namespace: { type: 'string', default: 'dbshootout' },
     scale: { type: 'string', default: 'small' },
     concurrency: { type: 'string', default: '25' },
@@ -49,11 +50,12 @@ const { values: args } = parseArgs({
 const concurrency = Number(args.concurrency);
 const rounds = Number(args.rounds);
 const ops = Number(args.ops);
-const password = process.env[postgresql.connection.passwordEnv];
-const options = {
-  host: args.host, port: Number(args.port), user: args.user, database: args.database, password,
-  namespace: args.namespace, concurrency, connectTimeoutMs: 10_000, dataDir: defaultCacheDir(),
-};
+// Reached like `bench run` reaches it: the local server of `bench server start postgresql`, unless named.
+const options = adapterOptions(postgresql, {
+  host: args.host, port: args.port === undefined ? undefined : Number(args.port), user: args.user,
+  database: args.database, namespace: args.namespace, concurrency, 'connect-timeout': 10, 'cache-dir': defaultCacheDir(),
+});
+const { password } = options;
 const schema = args.namespace;
 const readSql = `SELECT doc FROM "${schema}".profiles WHERE _key = $1`;
 
