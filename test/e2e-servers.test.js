@@ -1,6 +1,6 @@
-// A validated end-to-end `bench run` of every workload on the small dataset against each server adapter,
-// through the local server that `bench server start` runs (no connection flags). Skips without a server,
-// fails instead when BENCH_REQUIRE lists the adapter.
+// A validated end-to-end `bench run` of every workload on the small dataset against each server adapter that
+// has a server to talk to (see test/helpers/servers.js). Skips without one, fails instead when BENCH_REQUIRE
+// lists the adapter. That `bench run` finds a local server with no flags at all is tested in test/server.test.js.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -17,9 +17,9 @@ const NAMESPACE = 'dbshootout_e2e';
 const out = mkdtempSync(path.join(os.tmpdir(), 'bench-e2e-'));
 after(() => rmSync(out, { recursive: true, force: true }));
 
-function bench(args) {
+function bench(args, env) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => { stdout += chunk; });
@@ -34,8 +34,13 @@ for (const id of adapterIds()) {
   const { options, skip } = serverTarget(description, { namespace: NAMESPACE });
   if (!skip) after(() => description.testSupport?.dropNamespace?.(options));
   test(`bench run --db ${id} --scale small validates every workload`, { skip, timeout: 600_000 }, async () => {
+    // The target's connection as a user would give it: flags, and the password in the adapter's variable.
+    const flags = ['host', 'port', 'user', 'database'].filter((name) => options[name] !== null && options[name] !== undefined)
+      .flatMap((name) => [`--${name}`, String(options[name])]);
+    const env = description.connection.passwordEnv && options.password !== undefined
+      ? { [description.connection.passwordEnv]: options.password } : {};
     const { code, stdout, stderr } = await bench(['run', '--db', id, '--scale', 'small', '--runs', '1', '--json',
-      '--quiet', '--namespace', NAMESPACE, '--out', out]);
+      '--quiet', '--namespace', NAMESPACE, '--out', out, ...flags], env);
     assert.equal(code, 0, stderr);
     const result = JSON.parse(stdout);
     assert.equal(result.db.id, id);

@@ -6,11 +6,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { spawn } from 'node:child_process';
 import { after, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { ErrorCodes } from '../core/errors.js';
 import { serverFamily, serverStatus, startServer, stopServer } from '../server/index.js';
 import { isAlive } from '../server/state.js';
 
+const BIN = fileURLToPath(new URL('../bin/bench.js', import.meta.url));
 const required = new Set((process.env.BENCH_REQUIRE ?? '').split(',').filter(Boolean));
 
 function listen(port = 0) {
@@ -61,6 +64,25 @@ for (const family of ['postgresql', 'mariadb']) {
       assert.equal(isAlive(state.pid), false);
       assert.equal(serverStatus(server, { cacheDir }), null);
       assert.equal(await stopServer(server, { cacheDir }), null, 'stopping a stopped server is a no-op');
+    });
+
+    test(`bench run --db ${server.adapters[0]} uses the running local server with no connection flags`, async () => {
+      const state = await startServer(server, { cacheDir, port: await freePort() });
+      const { code, stdout, stderr } = await new Promise((resolve) => {
+        const child = spawn(process.execPath, [BIN, 'run', '--db', server.adapters[0], '--scale', 'tiny', '--runs', '1',
+          '--workload', 'aggregation', '--json', '--quiet', '--out', path.join(cacheDir, 'results')],
+        { env: { ...process.env, BENCH_CACHE_DIR: cacheDir }, stdio: ['ignore', 'pipe', 'pipe'] });
+        let out = '';
+        let err = '';
+        child.stdout.on('data', (chunk) => { out += chunk; });
+        child.stderr.on('data', (chunk) => { err += chunk; });
+        child.on('exit', (exitCode) => resolve({ code: exitCode, stdout: out, stderr: err }));
+      });
+      assert.equal(code, 0, stderr);
+      const result = JSON.parse(stdout);
+      assert.deepEqual([result.config.connection.host, result.config.connection.port], ['127.0.0.1', state.port]);
+      assert.equal(result.workloads.aggregation.status, 'passed');
+      await stopServer(server, { cacheDir });
     });
 
     test('refuses a port that is already taken', async () => {
