@@ -12,7 +12,7 @@ export async function serverCommand(argv, { stdout = process.stdout } = {}) {
   const log = (line) => process.stderr.write(`${line}\n`);
   switch (argv.action) {
     case 'install':
-      await installServer(server, log);
+      await installServer(server, { cacheDir, log });
       return ExitCodes.OK;
     case 'start': {
       const state = await startServer(server, { cacheDir, port: argv.port });

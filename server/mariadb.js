@@ -4,7 +4,8 @@ import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { BenchError, ErrorCodes } from '../core/errors.js';
-import { LOCALHOST, isRoot, logTail, run, waitUntilAccepting, waitUntilGone } from './process.js';
+import { aptInstall } from './apt.js';
+import { LOCALHOST, isRoot, run, waitUntilAccepting, waitUntilGone } from './process.js';
 
 const START_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 60_000;
@@ -28,10 +29,7 @@ export default {
   name: 'MariaDB',
   defaultPort: 53306,
   adapters: ['mysql'],
-  installCommands: [
-    ['apt-get', ['update']],
-    ['apt-get', ['install', '-y', '--no-install-recommends', 'mariadb-server-core', 'mariadb-client-core']],
-  ],
+  install: (dir, log) => aptInstall('MariaDB', ['mariadb-server-core', 'mariadb-client-core'], log),
 
   async version() {
     try {

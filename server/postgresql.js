@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import os from 'node:os';
 import path from 'node:path';
 import { BenchError, ErrorCodes } from '../core/errors.js';
+import { aptInstall } from './apt.js';
 import { LOCALHOST, isRoot, logTail, run } from './process.js';
 
 const PACKAGE_ROOT = '/usr/lib/postgresql';
@@ -58,7 +59,7 @@ export default {
   name: 'PostgreSQL',
   defaultPort: 55432,
   adapters: ['postgresql', 'postgresql_tabular'],
-  installCommands: [['apt-get', ['install', '-y', 'postgresql']]],
+  install: (dir, log) => aptInstall('PostgreSQL', ['postgresql'], log),
 
   async version() {
     const bin = binDir();

@@ -11,7 +11,8 @@ import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { ErrorCodes } from '../core/errors.js';
 import { serverFamily, serverStatus, startServer, stopServer } from '../server/index.js';
-import { isAlive } from '../server/state.js';
+import { defaultCacheDir } from '../core/paths.js';
+import { isAlive, serverDir } from '../server/state.js';
 
 const BIN = fileURLToPath(new URL('../bin/bench.js', import.meta.url));
 const required = new Set((process.env.BENCH_REQUIRE ?? '').split(',').filter(Boolean));
@@ -33,7 +34,7 @@ async function freePort() {
 
 for (const family of ['postgresql', 'mariadb']) {
   const server = serverFamily(family);
-  const version = await server.version();
+  const version = await server.version(serverDir(defaultCacheDir(), family));
   const needed = server.adapters.some((id) => required.has(id));
   if (!version && needed) throw new Error(`BENCH_REQUIRE needs ${family}, but it is not installed`);
 

@@ -1,0 +1,41 @@
+// Fetching server distributions from Maven Central with the machine's Maven. The dependency plugin is named
+// with its version: Maven's default one is too old for these goals.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { BenchError, ErrorCodes } from '../core/errors.js';
+import { run } from './process.js';
+
+const DEPENDENCY_PLUGIN = 'org.apache.maven.plugins:maven-dependency-plugin:3.6.1';
+// Maven prints little with -q; a slow mirror is the only reason to wait this long.
+const MAVEN_TIMEOUT_MS = 15 * 60_000;
+
+async function mvn(args, cwd) {
+  try {
+    await run('mvn', ['-B', '-q', ...args], { cwd, timeout: MAVEN_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 });
+  } catch (error) {
+    const reason = error.code === 'ENOENT' ? 'Maven (mvn) is not installed' : (error.stdout || error.stderr || error.message).trim();
+    throw new BenchError(ErrorCodes.USAGE, `Maven could not fetch ${args.at(-1)}: ${reason}`);
+  }
+}
+
+// Copies an artifact's runtime dependencies (itself included) into `dir`.
+export async function copyDependencies({ groupId, artifactId, version }, dir) {
+  mkdirSync(dir, { recursive: true });
+  const project = path.join(dir, '..', 'pom.xml');
+  writeFileSync(project, `<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>db-shootout</groupId><artifactId>server-jars</artifactId><version>1</version>
+  <dependencies>
+    <dependency><groupId>${groupId}</groupId><artifactId>${artifactId}</artifactId><version>${version}</version></dependency>
+  </dependencies>
+</project>
+`);
+  await mvn([`${DEPENDENCY_PLUGIN}:copy-dependencies`, `-DoutputDirectory=${dir}`, '-DincludeScope=runtime', '-f', project], path.dirname(project));
+}
+
+// Downloads one artifact into the local repository and returns its path there.
+export async function fetchArtifact({ groupId, artifactId, version, packaging }) {
+  await mvn([`${DEPENDENCY_PLUGIN}:get`, `-Dartifact=${groupId}:${artifactId}:${version}:${packaging}`, '-Dtransitive=false'], os.tmpdir());
+  return path.join(os.homedir(), '.m2', 'repository', ...groupId.split('.'), artifactId, version, `${artifactId}-${version}.${packaging}`);
+}
