@@ -3,11 +3,13 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { BenchError, ErrorCodes } from '../core/errors.js';
 import mariadb from './mariadb.js';
+import neo4j from './neo4j.js';
+import orientdb from './orientdb.js';
 import postgresql from './postgresql.js';
 import { isProgram, requireFreePort } from './process.js';
 import { runningServer, serverDir, stateFile } from './state.js';
 
-const SERVERS = { postgresql, mariadb };
+const SERVERS = { postgresql, mariadb, neo4j, orientdb };
 
 export const SERVER_FAMILIES = Object.keys(SERVERS);
 
