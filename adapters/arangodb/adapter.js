@@ -1,0 +1,310 @@
+// The ArangoDB adapter. The namespace is a database of its own; every operation is one request of the document
+// API or one AQL query, executed by the server.
+import { CollectionType } from 'arangojs/collections';
+import { BenchError, ErrorCodes } from '../../core/errors.js';
+import {
+  ARANGO_ERRORS, REPORTED_OPTIONS, createDatabaseRefusal, isArangoErrorNumber, openDatabase,
+} from './connection.js';
+import {
+  ADAPTER_ID, COLLECTIONS, MARKER_KEY, ageHistogram, boundedPath, contractDocument, databaseName, edgeDocument,
+  markerOf, strangers, tempCollectionName,
+} from './model.js';
+import {
+  aggregationQuery, neighbors2Query, neighbors2dataQuery, neighborsDataQuery, neighborsQuery, shortestPathQuery,
+  warmupQuery,
+} from './queries.js';
+
+// A server with the AQL query results cache switched on would otherwise answer a repeated query from the cache.
+const QUERY_OPTIONS = Object.freeze({ cache: false });
+// complete: a batch is imported whole or not at all; details: the server says why not.
+const IMPORT_OPTIONS = Object.freeze({ waitForSync: false, complete: true, details: true });
+// silent: the server answers without the new document's metadata, which nobody reads.
+const WRITE_OPTIONS = Object.freeze({ waitForSync: false, silent: true });
+const SYNC_WRITE_OPTIONS = Object.freeze({ waitForSync: true, silent: true });
+// The marker proves ownership and records whether the import finished, so it is synced to disk at once.
+const MARKER_OPTIONS = Object.freeze({ overwriteMode: 'replace', waitForSync: true, silent: true });
+
+export class ArangoAdapter {
+  #options;
+  #name;
+  // The database of options.database (by default _system): the login, the server's version and settings, and
+  // the place namespace databases are created from.
+  #home = null;
+  // The namespace's database, on the same connection and request pool.
+  #database = null;
+
+  constructor(options) {
+    this.#options = options;
+    this.#name = databaseName(options.namespace);
+  }
+
+  async connect() {
+    if (this.#home) return;
+    this.#home = await openDatabase(this.#options);
+    this.#database = this.#home.database(this.#name);
+  }
+
+  async close() {
+    const home = this.#home;
+    this.#home = null;
+    this.#database = null;
+    home?.close();
+  }
+
+  async serverVersion() {
+    return (await this.#connected.version()).version;
+  }
+
+  // Best effort: a probe the server refuses (GET /_admin/options is for administrators only, or switched off by
+  // --server.options-api) is reported with its reason instead of its values.
+  async settings() {
+    const home = this.#connected;
+    const [engine, role, startup] = await Promise.allSettled([
+      home.engine(),
+      home.request({ pathname: '/_admin/server/role' }),
+      home.request({ pathname: '/_admin/options' }),
+    ]);
+    const settings = {
+      storageEngine: engine.status === 'fulfilled' ? engine.value.name : unavailable(engine.reason),
+      role: role.status === 'fulfilled' ? role.value.role : unavailable(role.reason),
+    };
+    if (startup.status === 'rejected') {
+      settings.startupOptions = unavailable(startup.reason);
+    } else {
+      for (const name of REPORTED_OPTIONS) if (name in startup.value) settings[name] = startup.value[name];
+    }
+    return settings;
+  }
+
+  // Fills the in-memory index caches the server keeps (the edge cache of relations), then reads every profile
+  // document whole.
+  async warmup() {
+    await this.#collection(COLLECTIONS.profiles).loadIndexes();
+    await this.#collection(COLLECTIONS.relations).loadIndexes();
+    await this.#all(warmupQuery());
+  }
+
+  // --- namespace ---
+
+  async inspectNamespace() {
+    const { state, marker } = await this.#inspect();
+    return { state, marker };
+  }
+
+  // Creates the database when it is absent. An owned one keeps its marker collection, reset to {} first, so it
+  // stays recognisable as ours however far the reset gets; the other collections are dropped and created again.
+  async resetNamespace() {
+    const found = await this.#inspect();
+    if (found.state === 'foreign') {
+      const holds = found.collections.length > 0 ? `holds ${found.collections.join(', ')}` : 'exists';
+      throw new BenchError(ErrorCodes.NAMESPACE_FOREIGN, `${ADAPTER_ID}: database "${this.#name}" ${holds} but has `
+        + 'no db-shootout marker; refusing to touch it (choose another --namespace)');
+    }
+    if (found.state === 'absent') {
+      await this.#createDatabase();
+      await this.#createCollection(COLLECTIONS.marker, CollectionType.DOCUMENT_COLLECTION);
+      await this.writeMarker({});
+    } else {
+      await this.#refuseStrangers(found.collections);
+      await this.writeMarker({});
+      for (const name of found.collections) if (name !== COLLECTIONS.marker) await this.#dropCollection(name);
+    }
+    await this.#createCollection(COLLECTIONS.profiles, CollectionType.DOCUMENT_COLLECTION);
+    await this.#createCollection(COLLECTIONS.relations, CollectionType.EDGE_COLLECTION);
+  }
+
+  async writeMarker(marker) {
+    await this.#collection(COLLECTIONS.marker).save({ _key: MARKER_KEY, marker }, MARKER_OPTIONS);
+  }
+
+  // 'absent' without the database; 'owned' when its marker collection holds a marker object; 'foreign' otherwise,
+  // an empty database included.
+  async #inspect() {
+    let collections;
+    try {
+      collections = (await this.#namespace.listCollections(true)).map(({ name }) => name);
+    } catch (error) {
+      if (isArangoErrorNumber(error, ARANGO_ERRORS.databaseNotFound)) {
+        return { state: 'absent', marker: null, collections: [] };
+      }
+      throw new Error(`${ADAPTER_ID}: cannot read database "${this.#name}": ${error.message}`, { cause: error });
+    }
+    if (collections.includes(COLLECTIONS.marker)) {
+      const stored = await this.#collection(COLLECTIONS.marker).document(MARKER_KEY, { graceful: true });
+      const marker = markerOf(stored);
+      if (marker) return { state: 'owned', marker, collections };
+    }
+    return { state: 'foreign', marker: null, collections };
+  }
+
+  // Dropping is by name, so anything in our database that db-shootout did not create stops the reset instead.
+  async #refuseStrangers(collections) {
+    const [views, graphs] = await Promise.all([this.#namespace.listViews(), this.#namespace.listGraphs()]);
+    const names = (objects) => objects.map(({ name }) => name);
+    const found = strangers({ collections, views: names(views), graphs: names(graphs) });
+    if (found.length > 0) {
+      throw new BenchError(ErrorCodes.NAMESPACE_FOREIGN, `${ADAPTER_ID}: database "${this.#name}" holds objects `
+        + `that db-shootout did not create (${found.join(', ')}); refusing to reset it`);
+    }
+  }
+
+  async #createDatabase() {
+    try {
+      await this.#connected.createDatabase(this.#name);
+    } catch (error) {
+      const refusal = createDatabaseRefusal(this.#options, error);
+      if (!refusal) throw error;
+      throw new Error(`${ADAPTER_ID}: cannot create the namespace database "${this.#name}": ${refusal}`,
+        { cause: error });
+    }
+  }
+
+  // --- bulk import ---
+
+  async importProfiles(docs) {
+    await this.#import(COLLECTIONS.profiles, docs);
+  }
+
+  async importRelations(edges) {
+    await this.#import(COLLECTIONS.relations, edges.map(edgeDocument));
+  }
+
+  // ArangoDB keeps the indexes the workloads need from a collection's creation on: the primary index on _key,
+  // and on an edge collection the edge index on _from and _to. Nothing is built; this checks that they exist.
+  async createIndexes() {
+    const [profileIndexes, relationIndexes] = await Promise.all([
+      this.#collection(COLLECTIONS.profiles).indexes(),
+      this.#collection(COLLECTIONS.relations).indexes(),
+    ]);
+    const missing = [];
+    if (!profileIndexes.some(({ type }) => type === 'primary')) missing.push('the primary index of profiles');
+    const edgeFields = new Set(relationIndexes.filter(({ type }) => type === 'edge').flatMap(({ fields }) => fields));
+    for (const field of ['_from', '_to']) {
+      if (!edgeFields.has(field)) missing.push(`the edge index on relations.${field}`);
+    }
+    if (missing.length > 0) {
+      throw new BenchError(ErrorCodes.IMPORT, `${ADAPTER_ID}: database "${this.#name}" lacks ${missing.join(' and ')}`);
+    }
+  }
+
+  async counts() {
+    const [profiles, relations] = await Promise.all([
+      this.#collection(COLLECTIONS.profiles).count(),
+      this.#collection(COLLECTIONS.relations).count(),
+    ]);
+    return { profiles: profiles.count, relations: relations.count };
+  }
+
+  async #import(name, documents) {
+    if (documents.length === 0) return;
+    const result = await this.#collection(name).import(documents, IMPORT_OPTIONS);
+    if (result.created !== documents.length) {
+      const detail = result.details?.length > 0 ? `: ${result.details[0]}` : '';
+      throw new BenchError(ErrorCodes.IMPORT, `${ADAPTER_ID}: importing ${documents.length} documents into `
+        + `"${name}" created ${result.created}, with ${result.errors} errors${detail}`);
+    }
+  }
+
+  // --- operations ---
+
+  async singleRead(key) {
+    return contractDocument(await this.#collection(COLLECTIONS.profiles).document(key, { graceful: true }));
+  }
+
+  async singleWrite(collection, doc) {
+    await this.#collection(tempCollectionName(collection)).save(doc, WRITE_OPTIONS);
+  }
+
+  async singleWriteSync(collection, doc) {
+    await this.#collection(tempCollectionName(collection)).save(doc, SYNC_WRITE_OPTIONS);
+  }
+
+  async aggregation() {
+    return ageHistogram(await this.#all(aggregationQuery()));
+  }
+
+  async neighbors(key) {
+    return this.#all(neighborsQuery(key));
+  }
+
+  async neighborsData(key) {
+    return this.#all(neighborsDataQuery(key));
+  }
+
+  async neighbors2(key) {
+    return this.#all(neighbors2Query(key));
+  }
+
+  async neighbors2data(key) {
+    return this.#all(neighbors2dataQuery(key));
+  }
+
+  async shortestPath(from, to, maxDepth) {
+    if (from === to) return [from];
+    return boundedPath(await this.#all(shortestPathQuery(from, to)), maxDepth);
+  }
+
+  // --- temporary collections ---
+
+  async createTempCollection(name) {
+    const collection = tempCollectionName(name);
+    await this.#dropCollection(collection);
+    await this.#createCollection(collection, CollectionType.DOCUMENT_COLLECTION);
+  }
+
+  async dropTempCollection(name) {
+    await this.#dropCollection(tempCollectionName(name));
+  }
+
+  async countDocuments(name) {
+    return (await this.#collection(tempCollectionName(name)).count()).count;
+  }
+
+  async readDocument(name, key) {
+    return contractDocument(await this.#collection(tempCollectionName(name)).document(key, { graceful: true }));
+  }
+
+  // --- connection ---
+
+  get #connected() {
+    if (!this.#home) throw notConnected();
+    return this.#home;
+  }
+
+  get #namespace() {
+    if (!this.#database) throw notConnected();
+    return this.#database;
+  }
+
+  #collection(name) {
+    return this.#namespace.collection(name);
+  }
+
+  // waitForSync false on the collection, so that each write's own waitForSync decides (a collection's true
+  // would override a request's false).
+  async #createCollection(name, type) {
+    await this.#namespace.createCollection(name, { type, waitForSync: false });
+  }
+
+  async #dropCollection(name) {
+    try {
+      await this.#collection(name).drop();
+    } catch (error) {
+      if (!isArangoErrorNumber(error, ARANGO_ERRORS.collectionNotFound)) throw error;
+    }
+  }
+
+  // The whole result: arangojs fetches the further batches of a larger result, and the server drops the cursor
+  // once the last one is read.
+  async #all(query) {
+    return (await this.#namespace.query(query, QUERY_OPTIONS)).all();
+  }
+}
+
+function notConnected() {
+  return new Error(`${ADAPTER_ID}: not connected (call connect() first)`);
+}
+
+function unavailable(error) {
+  return `unavailable: ${error.message}`;
+}

@@ -1,0 +1,32 @@
+import { ArangoAdapter } from './adapter.js';
+import { PASSWORD_ENV } from './connection.js';
+import { ADAPTER_ID } from './model.js';
+import { dropNamespace, plantForeign } from './test-support.js';
+
+export default {
+  id: ADAPTER_ID,
+  name: 'ArangoDB',
+  kind: 'server',
+  driver: 'arangojs',
+  supports: ['singleRead', 'singleWrite', 'singleWriteSync', 'aggregation',
+             'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath'],
+  durability: {
+    singleWrite: 'Document insert with waitForSync=false (RocksDB engine): acknowledged once written to the '
+      + 'write-ahead log, before the log is fsynced; it survives a crash of arangod, but an OS crash or a power '
+      + 'loss can lose the writes of the last --rocksdb.sync-interval (100 ms by default), the period of the '
+      + 'background WAL sync.',
+    singleWriteSync: 'Document insert with waitForSync=true (RocksDB engine): the write-ahead log is fsynced '
+      + 'before the server answers, so an acknowledged write survives a process crash, an OS crash and a power '
+      + 'loss (on storage that honours flushes).',
+  },
+  execution: 'parallel',
+  server: null,
+  connection: {
+    defaults: { host: '127.0.0.1', port: 8529, user: 'root', database: '_system' },
+    passwordEnv: PASSWORD_ENV,
+  },
+  create(options) {
+    return new ArangoAdapter(options);
+  },
+  testSupport: { plantForeign, dropNamespace },
+};

@@ -1,0 +1,249 @@
+// The MongoDB adapter: one database per namespace, profiles keyed by `_id`, relations with two covering indexes,
+// and graph operations as server-side queries driven level by level from here (graph.js).
+import { BenchError, ErrorCodes } from '../../core/errors.js';
+import { openClient } from './connection.js';
+import { ageHistogram, fromStored, toStored, toStoredRelation } from './documents.js';
+import { shortestPath, twoHopNeighbors } from './graph.js';
+import {
+  COLLECTIONS, INDEXES, LABEL, MARKER_ID, databaseName, namespaceState, tempCollectionName,
+} from './namespace.js';
+import {
+  agePipeline, cursorOptions, documentsFilter, relationQueries, slices, warmupIndexScans, warmupProfilesPipeline,
+} from './queries.js';
+import { readSettings } from './settings.js';
+
+// Acknowledged after the write's journal record is flushed to disk on the node that took it. (`journal` is
+// the driver's name for the `j` of the write concern sent to the server.)
+export function journaledInsert() {
+  return { writeConcern: { w: 1, journal: true } };
+}
+
+export class MongoAdapter {
+  #options;
+  #database;
+  // The client and the handles of one connection: { client, db, admin, profiles, relations, graph, temp }.
+  #session = null;
+
+  constructor(options) {
+    this.#options = options;
+    this.#database = databaseName(options.namespace);
+  }
+
+  async connect() {
+    if (this.#session) return;
+    const client = await openClient(this.#options);
+    const db = client.db(this.#database);
+    const relations = db.collection(COLLECTIONS.relations);
+    this.#session = {
+      client,
+      db,
+      admin: client.db('admin'),
+      profiles: db.collection(COLLECTIONS.profiles),
+      relations,
+      graph: relationQueries(relations),
+      // Temporary collections by name.
+      temp: new Map(),
+    };
+  }
+
+  async close() {
+    const session = this.#session;
+    this.#session = null;
+    await session?.client.close();
+  }
+
+  async serverVersion() {
+    return (await this.#admin.command({ buildInfo: 1 })).version;
+  }
+
+  async settings() {
+    return readSettings(this.#admin);
+  }
+
+  // Reads every profile document in full and every entry of the three indexes, which brings them into the
+  // WiredTiger cache as far as it holds them.
+  async warmup() {
+    await this.#profiles.aggregate(warmupProfilesPipeline()).toArray();
+    for (const { collection, pipeline, options } of warmupIndexScans()) {
+      await this.#db.collection(collection).aggregate(pipeline, options).toArray();
+    }
+  }
+
+  // --- namespace ---
+
+  async inspectNamespace() {
+    const { state, marker } = await this.#inspect();
+    return { state, marker };
+  }
+
+  // The marker comes first, so the namespace is owned from its first collection on: a reset interrupted
+  // halfway can be repeated.
+  async resetNamespace() {
+    const { state, collections } = await this.#inspect();
+    if (state === 'foreign') {
+      throw new BenchError(ErrorCodes.NAMESPACE_FOREIGN, `${LABEL}: database "${this.#database}" on `
+        + `${this.#options.host}:${this.#options.port} holds ${collections.join(', ')} but no db-shootout marker; `
+        + 'refusing to drop it (choose another --namespace)');
+    }
+    const db = this.#db;
+    if (state === 'owned') await db.dropDatabase();
+    await db.createCollection(COLLECTIONS.marker);
+    await this.writeMarker({});
+    await db.createCollection(COLLECTIONS.profiles);
+    await db.createCollection(COLLECTIONS.relations);
+  }
+
+  async writeMarker(marker) {
+    await this.#db.collection(COLLECTIONS.marker)
+      .replaceOne({ _id: MARKER_ID }, { marker }, { upsert: true });
+  }
+
+  // Lists every collection, not only those the user may read (authorizedCollections): a collection hidden
+  // from the check would be dropped with the database.
+  async #inspect() {
+    const db = this.#db;
+    const listed = await db.listCollections({}, { nameOnly: true }).toArray();
+    const collections = listed.map(({ name }) => name).sort();
+    // A view named `marker` is not the marker.
+    const hasMarker = listed.some(({ name, type }) => name === COLLECTIONS.marker && type === 'collection');
+    const markerDocument = hasMarker ? await db.collection(COLLECTIONS.marker).findOne({ _id: MARKER_ID }) : null;
+    return { ...namespaceState(collections, markerDocument), collections };
+  }
+
+  // --- bulk import ---
+
+  // Unordered: the server may apply a batch in any order, and reports every failed document at the end
+  // (the driver then rejects). The default write concern applies. The driver refuses an empty batch.
+  async importProfiles(docs) {
+    if (docs.length === 0) return;
+    await this.#profiles.insertMany(docs.map(toStored), { ordered: false });
+  }
+
+  async importRelations(edges) {
+    if (edges.length === 0) return;
+    await this.#relations.insertMany(edges.map(toStoredRelation), { ordered: false });
+  }
+
+  // Profiles are keyed by `_id`, whose index every collection has from its creation. Both relation indexes
+  // are built by one command, in one scan of the collection.
+  async createIndexes() {
+    await this.#relations.createIndexes(Object.values(INDEXES).map(({ name, key }) => ({ name, key })));
+  }
+
+  // Exact counts: countDocuments reads the collection, where estimatedDocumentCount trusts metadata that an
+  // unclean shutdown can leave wrong.
+  async counts() {
+    const [profiles, relations] = await Promise.all([
+      this.#profiles.countDocuments({}),
+      this.#relations.countDocuments({}),
+    ]);
+    return { profiles, relations };
+  }
+
+  // --- operations ---
+
+  async singleRead(key) {
+    const stored = await this.#profiles.findOne({ _id: key });
+    return stored === null ? null : fromStored(stored);
+  }
+
+  // No write concern of its own: the deployment's default applies (see the README).
+  async singleWrite(collection, doc) {
+    await this.#tempCollection(collection).insertOne(toStored(doc));
+  }
+
+  async singleWriteSync(collection, doc) {
+    await this.#tempCollection(collection).insertOne(toStored(doc), journaledInsert());
+  }
+
+  async aggregation() {
+    return ageHistogram(await this.#profiles.aggregate(agePipeline(), cursorOptions()).toArray());
+  }
+
+  async neighbors(key) {
+    return this.#graph.targets([key]);
+  }
+
+  async neighborsData(key) {
+    return this.#documents(await this.neighbors(key));
+  }
+
+  async neighbors2(key) {
+    return twoHopNeighbors(this.#graph, key);
+  }
+
+  async neighbors2data(key) {
+    return this.#documents(await this.neighbors2(key));
+  }
+
+  async shortestPath(from, to, maxDepth) {
+    return shortestPath(this.#graph, from, to, maxDepth);
+  }
+
+  async #documents(keys) {
+    const documents = [];
+    for (const slice of slices(keys)) {
+      const cursor = this.#profiles.find(documentsFilter(slice), cursorOptions());
+      for (const stored of await cursor.toArray()) documents.push(fromStored(stored));
+    }
+    return documents;
+  }
+
+  // --- temporary collections ---
+
+  async createTempCollection(name) {
+    const collection = this.#tempCollection(name);
+    await collection.drop();
+    await this.#db.createCollection(collection.collectionName);
+  }
+
+  async dropTempCollection(name) {
+    await this.#tempCollection(name).drop();
+  }
+
+  async countDocuments(name) {
+    return this.#tempCollection(name).countDocuments({});
+  }
+
+  async readDocument(name, key) {
+    const stored = await this.#tempCollection(name).findOne({ _id: key });
+    return stored === null ? null : fromStored(stored);
+  }
+
+  #tempCollection(name) {
+    const { db, temp } = this.#connected;
+    let collection = temp.get(name);
+    if (!collection) {
+      collection = db.collection(tempCollectionName(this.#database, name));
+      temp.set(name, collection);
+    }
+    return collection;
+  }
+
+  // --- connection ---
+
+  get #connected() {
+    if (!this.#session) throw new Error(`${LABEL}: not connected (call connect() first)`);
+    return this.#session;
+  }
+
+  get #db() {
+    return this.#connected.db;
+  }
+
+  get #admin() {
+    return this.#connected.admin;
+  }
+
+  get #profiles() {
+    return this.#connected.profiles;
+  }
+
+  get #relations() {
+    return this.#connected.relations;
+  }
+
+  get #graph() {
+    return this.#connected.graph;
+  }
+}

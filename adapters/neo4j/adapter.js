@@ -1,0 +1,279 @@
+// The Neo4j adapter: profiles are nodes, relations are relationships, every operation one Cypher query run by
+// the server in an auto-commit transaction.
+import { BenchError, ErrorCodes } from '../../core/errors.js';
+import { openDriver, sessionConfig } from './connection.js';
+import { toProperties } from './documents.js';
+import { deleteNamespace, deleteNodes, dropSchema, inspectNamespace } from './namespace.js';
+import { namespaceNames, quote } from './schema.js';
+
+// Server settings that change results, reported with every run.
+const REPORTED_SETTINGS = Object.freeze(['server.memory.pagecache.size', 'server.memory.heap.max_size',
+  'db.tx_log.rotation.size', 'db.tx_log.preallocate', 'db.checkpoint.interval.time', 'db.checkpoint.interval.tx',
+  'db.format', 'server.bolt.thread_pool_max_size']);
+// Seconds to wait for a new constraint's index to come online.
+const INDEX_ONLINE_TIMEOUT_S = 600;
+
+function statements(names) {
+  const { profile, type, marker } = names.q;
+  const start = `(s:${profile} {_key: $key})`;
+  const oneHop = `MATCH ${start}-[:${type}]->(n)`;
+  // Variable-length expansion with DISTINCT end nodes: the planner's pruning expand visits each node once.
+  const twoHops = `MATCH ${start}-[:${type}*1..2]->(n) WHERE n <> s`;
+  return {
+    singleRead: `MATCH (p:${profile} {_key: $key}) RETURN properties(p)`,
+    aggregation: `MATCH (p:${profile}) RETURN p.AGE, count(*)`,
+    neighbors: `${oneHop} RETURN DISTINCT n._key`,
+    neighborsData: `${oneHop} WITH DISTINCT n RETURN properties(n)`,
+    neighbors2: `${twoHops} RETURN DISTINCT n._key`,
+    neighbors2data: `${twoHops} WITH DISTINCT n RETURN properties(n)`,
+    // Depths cannot be parameters: the bound is a checked integer written into the text.
+    shortestPath: (maxDepth) => `MATCH (a:${profile} {_key: $from}), (b:${profile} {_key: $to})
+      MATCH path = shortestPath((a)-[:${type}*..${maxDepth}]->(b)) RETURN [n IN nodes(path) | n._key]`,
+    importProfiles: `UNWIND $rows AS row CREATE (p:${profile}) SET p = row`,
+    importRelations: `UNWIND $rows AS row
+      MATCH (a:${profile} {_key: row._from}) MATCH (b:${profile} {_key: row._to}) CREATE (a)-[:${type}]->(b)`,
+    profileKey: `CREATE CONSTRAINT ${quote(names.profileKeyConstraint)} IF NOT EXISTS
+      FOR (p:${profile}) REQUIRE p._key IS UNIQUE`,
+    countProfiles: `MATCH (p:${profile}) RETURN count(p)`,
+    countRelations: `MATCH ()-[r:${type}]->() RETURN count(r)`,
+    writeMarker: `MERGE (m:${marker}) SET m.marker = $marker`,
+    warmupProfiles: `MATCH (p:${profile}) RETURN count(properties(p))`,
+    warmupKeys: `MATCH (p:${profile}) WHERE p._key >= '' RETURN count(p._key)`,
+    warmupRelations: `MATCH (:${profile})-[:${type}]->(n) RETURN count(n._key)`,
+  };
+}
+
+function tempStatements(temp) {
+  return {
+    insert: `CREATE (d:${temp.quoted}) SET d = $doc`,
+    count: `MATCH (d:${temp.quoted}) RETURN count(d)`,
+    read: `MATCH (d:${temp.quoted} {_key: $key}) RETURN properties(d)`,
+    key: `CREATE CONSTRAINT ${quote(temp.keyConstraint)} IF NOT EXISTS FOR (d:${temp.quoted}) REQUIRE d._key IS UNIQUE`,
+  };
+}
+
+const firstColumn = (records) => records.map((record) => record.get(0));
+
+export class Neo4jAdapter {
+  #options;
+  #names;
+  #cypher;
+  #temps = new Map();
+  #driver = null;
+  // Whether this instance created the profile key constraint since its last resetNamespace().
+  #profileKeyReady = false;
+
+  constructor(options) {
+    this.#options = options;
+    this.#names = namespaceNames(options.namespace);
+    this.#cypher = statements(this.#names);
+  }
+
+  async connect() {
+    if (this.#driver) return;
+    this.#driver = await openDriver(this.#options);
+  }
+
+  async close() {
+    const driver = this.#driver;
+    this.#driver = null;
+    await driver?.close();
+  }
+
+  async serverVersion() {
+    const [record] = await this.#run(
+      "CALL dbms.components() YIELD name, versions WHERE name = 'Neo4j Kernel' RETURN versions[0]");
+    return record.get(0);
+  }
+
+  async settings() {
+    const records = await this.#run('SHOW SETTINGS YIELD name, value WHERE name IN $names RETURN name, value',
+      { names: REPORTED_SETTINGS });
+    const values = new Map(records.map((record) => [record.get('name'), record.get('value')]));
+    const settings = Object.fromEntries(REPORTED_SETTINGS.map((name) => [name, values.get(name) ?? null]));
+    // The heap settings are unset when the JVM's -Xmx decides; the JVM reports what it got.
+    const [heap] = await this.#run("CALL dbms.queryJmx('java.lang:type=Memory') YIELD attributes "
+      + 'RETURN attributes.HeapMemoryUsage.value.properties.max');
+    return { ...settings, 'jvm.heap.max_bytes': heap?.get(0) ?? null };
+  }
+
+  // Reads every profile with all its properties, every entry of the key index, and every relationship with
+  // the key of its end node, so the page cache holds the whole graph. Then plans each read query once (with
+  // a key that does not exist), so no timed operation pays for planning.
+  async warmup() {
+    for (const query of [this.#cypher.warmupProfiles, this.#cypher.warmupKeys, this.#cypher.warmupRelations]) {
+      await this.#run(query);
+    }
+    for (const operation of ['singleRead', 'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data']) {
+      await this.#run(this.#cypher[operation], { key: '' });
+    }
+    await this.#run(this.#cypher.shortestPath(15), { from: '', to: '' });
+  }
+
+  // --- namespace ---
+
+  async inspectNamespace() {
+    const { state, marker } = await inspectNamespace(this.#runner, this.#names);
+    return { state, marker };
+  }
+
+  // The marker is set to {} first, so an interrupted reset leaves an owned namespace that no import will
+  // mistake for a complete dataset; everything else of the namespace is deleted after it.
+  async resetNamespace() {
+    const { state, objects } = await inspectNamespace(this.#runner, this.#names);
+    if (state === 'foreign') {
+      const held = [...objects.labels.map((label) => `nodes labelled ${label}`),
+        ...objects.types.map((type) => `relationships of type ${type}`),
+        ...objects.constraints.map((name) => `constraint ${name}`),
+        ...objects.indexes.filter((name) => !objects.constraints.includes(name)).map((name) => `index ${name}`)];
+      throw new BenchError(ErrorCodes.NAMESPACE_FOREIGN, `neo4j: namespace "${this.#names.namespace}" holds `
+        + `${held.length > 0 ? held.join(', ') : `a ${this.#names.marker} node that is not a db-shootout marker`} `
+        + 'but no db-shootout marker; refusing to delete them (choose another --namespace)');
+    }
+    await this.writeMarker({});
+    this.#profileKeyReady = false;
+    await deleteNamespace(this.#runner, this.#names, { keepMarker: true });
+  }
+
+  async writeMarker(marker) {
+    await this.#run(this.#cypher.writeMarker, { marker: JSON.stringify(marker) }, 'write');
+  }
+
+  // --- bulk import ---
+
+  async importProfiles(docs) {
+    await this.#run(this.#cypher.importProfiles, { rows: docs.map(toProperties) }, 'write');
+  }
+
+  // The relations find their ends through the key constraint's index, so it is built before the first batch,
+  // on the profiles already loaded: faster than maintaining it during the profile import.
+  async importRelations(edges) {
+    await this.#ensureProfileKey();
+    await this.#run(this.#cypher.importRelations, { rows: edges.map(({ _from, _to }) => ({ _from, _to })) }, 'write');
+  }
+
+  async createIndexes() {
+    await this.#ensureProfileKey();
+  }
+
+  async counts() {
+    const [profiles] = firstColumn(await this.#run(this.#cypher.countProfiles));
+    const [relations] = firstColumn(await this.#run(this.#cypher.countRelations));
+    return { profiles, relations };
+  }
+
+  async #ensureProfileKey() {
+    if (this.#profileKeyReady) return;
+    await this.#createConstraint(this.#cypher.profileKey, this.#names.profileKeyConstraint);
+    this.#profileKeyReady = true;
+  }
+
+  // Schema commands cannot share a transaction with data; the constraint is usable once its index is online.
+  async #createConstraint(query, name) {
+    await this.#run(query, {}, 'write');
+    await this.#run('CALL db.awaitIndex($name, $seconds)', { name, seconds: INDEX_ONLINE_TIMEOUT_S });
+  }
+
+  // --- operations ---
+
+  async singleRead(key) {
+    const [doc] = firstColumn(await this.#run(this.#cypher.singleRead, { key }));
+    return doc ?? null;
+  }
+
+  // Neo4j has no acknowledgement weaker than a durable commit: both write operations are the same commit.
+  async singleWrite(collection, doc) {
+    await this.#run(this.#temp(collection).insert, { doc: toProperties(doc) }, 'write');
+  }
+
+  async singleWriteSync(collection, doc) {
+    await this.#run(this.#temp(collection).insert, { doc: toProperties(doc) }, 'write');
+  }
+
+  async aggregation() {
+    const records = await this.#run(this.#cypher.aggregation);
+    return Object.fromEntries(records.map((record) => [String(record.get(0)), record.get(1)]));
+  }
+
+  async neighbors(key) {
+    return firstColumn(await this.#run(this.#cypher.neighbors, { key }));
+  }
+
+  async neighborsData(key) {
+    return firstColumn(await this.#run(this.#cypher.neighborsData, { key }));
+  }
+
+  async neighbors2(key) {
+    return firstColumn(await this.#run(this.#cypher.neighbors2, { key }));
+  }
+
+  async neighbors2data(key) {
+    return firstColumn(await this.#run(this.#cypher.neighbors2data, { key }));
+  }
+
+  // shortestPath() refuses a path from a node to itself, which is the path [from] by definition.
+  async shortestPath(from, to, maxDepth) {
+    if (!Number.isInteger(maxDepth) || maxDepth < 0) {
+      throw new BenchError(ErrorCodes.USAGE, `neo4j: maxDepth must be a non-negative integer, got ${maxDepth}`);
+    }
+    if (from === to) return [from];
+    if (maxDepth === 0) return null;
+    const [path] = firstColumn(await this.#run(this.#cypher.shortestPath(maxDepth), { from, to }));
+    return path ?? null;
+  }
+
+  // --- temporary collections ---
+
+  // A uniqueness constraint on _key, as the key index of a document store's collection: each write maintains it.
+  async createTempCollection(name) {
+    await this.dropTempCollection(name);
+    const temp = this.#temp(name);
+    await this.#createConstraint(temp.key, temp.keyConstraint);
+  }
+
+  async dropTempCollection(name) {
+    const temp = this.#temp(name);
+    await deleteNodes(this.#runner, temp.label);
+    await dropSchema(this.#runner, this.#names, { constraints: [temp.keyConstraint], indexes: [] });
+  }
+
+  async countDocuments(name) {
+    return firstColumn(await this.#run(this.#temp(name).count))[0];
+  }
+
+  async readDocument(name, key) {
+    const [doc] = firstColumn(await this.#run(this.#temp(name).read, { key }));
+    return doc ?? null;
+  }
+
+  #temp(name) {
+    let temp = this.#temps.get(name);
+    if (!temp) {
+      const names = this.#names.temp(name);
+      temp = { ...names, ...tempStatements(names) };
+      this.#temps.set(name, temp);
+    }
+    return temp;
+  }
+
+  // --- connection ---
+
+  get #connection() {
+    if (!this.#driver) throw new Error('neo4j: not connected (call connect() first)');
+    return this.#driver;
+  }
+
+  // For the namespace module: every query there runs as a write.
+  #runner = (query, params) => this.#run(query, params, 'write');
+
+  // One auto-commit transaction on a session of its own: one round trip (RUN and PULL together), where a
+  // driver-managed transaction would add BEGIN and COMMIT.
+  async #run(query, params = {}, mode = 'read') {
+    const session = this.#connection.session(sessionConfig(this.#options, mode));
+    try {
+      return (await session.run(query, params)).records;
+    } finally {
+      await session.close();
+    }
+  }
+}

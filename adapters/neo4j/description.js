@@ -1,0 +1,29 @@
+import { Neo4jAdapter } from './adapter.js';
+import { PASSWORD_ENV } from './connection.js';
+import { dropNamespace, plantForeign } from './test-support.js';
+
+const COMMIT = 'One auto-commit transaction, acknowledged after its commit record is flushed to the transaction '
+  + 'log on disk (commits that arrive together share one flush), so it survives a server crash and a power loss.';
+
+export default {
+  id: 'neo4j',
+  name: 'Neo4j',
+  kind: 'server',
+  driver: 'neo4j-driver',
+  supports: ['singleRead', 'singleWrite', 'singleWriteSync', 'aggregation',
+             'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath'],
+  durability: {
+    singleWrite: `${COMMIT} Neo4j has no weaker acknowledgement, so this is the same durable commit as singleWriteSync.`,
+    singleWriteSync: COMMIT,
+  },
+  execution: 'parallel',
+  server: 'neo4j',
+  connection: {
+    defaults: { host: '127.0.0.1', port: 7687, user: 'neo4j', database: 'neo4j' },
+    passwordEnv: PASSWORD_ENV,
+  },
+  create(options) {
+    return new Neo4jAdapter(options);
+  },
+  testSupport: { plantForeign, dropNamespace },
+};

@@ -1,0 +1,203 @@
+// The arangodb adapter's pure parts, without a server: names, document and relation conversion, the AQL and its
+// bind parameters, the driver configuration, and what failures tell the user.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { Database } from 'arangojs';
+import { ArangoError, FetchFailedError, HttpError, ResponseTimeoutError } from 'arangojs/errors';
+import arangodb from '../../adapters/arangodb/description.js';
+import {
+  ARANGO_ERRORS, connectErrorReason, createDatabaseRefusal, databaseConfig, serverUrl,
+} from '../../adapters/arangodb/connection.js';
+import {
+  ageHistogram, boundedPath, contractDocument, databaseName, edgeDocument, isOwnCollection, markerOf, strangers,
+  tempCollectionName,
+} from '../../adapters/arangodb/model.js';
+import * as queries from '../../adapters/arangodb/queries.js';
+import { ErrorCodes } from '../../core/errors.js';
+
+const OPTIONS = {
+  host: '127.0.0.1', port: 8529, user: 'root', password: undefined, database: '_system',
+  namespace: 'dbshootout', concurrency: 25, connectTimeoutMs: 5000,
+};
+
+function arangoError(errorNum, code, errorMessage = 'server says no') {
+  return new ArangoError({ error: true, errorNum, code, errorMessage });
+}
+
+describe('arangodb names', () => {
+  test('the namespace is the database name, checked against ArangoDB\'s traditional rules', () => {
+    assert.equal(databaseName('dbshootout'), 'dbshootout');
+    assert.equal(databaseName('dbshootout_conformance_foreign'), 'dbshootout_conformance_foreign');
+    assert.equal(databaseName(`a${'b'.repeat(63)}`).length, 64);
+    for (const bad of ['', '_system', '1abc', 'a b', 'a/b', 'ä', `a${'b'.repeat(64)}`, null]) {
+      assert.throws(() => databaseName(bad), (error) => error.code === ErrorCodes.USAGE, JSON.stringify(bad));
+    }
+  });
+
+  test('creating an adapter with an impossible namespace is a usage error', () => {
+    assert.throws(() => arangodb.create({ ...OPTIONS, namespace: '_system' }),
+      (error) => error.code === ErrorCodes.USAGE);
+  });
+
+  test('temporary collections are tmp_<name>, with a name ArangoDB accepts', () => {
+    assert.equal(tempCollectionName('singleWrite'), 'tmp_singleWrite');
+    assert.equal(tempCollectionName('conformance_singleWriteSync'), 'tmp_conformance_singleWriteSync');
+    for (const bad of ['', 'a b', 'a/b', '../x', 'x'.repeat(253), undefined]) {
+      assert.throws(() => tempCollectionName(bad), (error) => error.code === ErrorCodes.USAGE, JSON.stringify(bad));
+    }
+  });
+
+  test('only the adapter\'s own collection names are ever dropped', () => {
+    for (const own of ['profiles', 'relations', 'marker', 'tmp_singleWrite']) assert.ok(isOwnCollection(own), own);
+    for (const other of ['users', 'profiles2', 'tmp', 'Profiles']) assert.ok(!isOwnCollection(other), other);
+  });
+
+  test('an owned namespace\'s strangers are every other collection, view and graph', () => {
+    const own = ['profiles', 'relations', 'marker', 'tmp_w'];
+    assert.deepEqual(strangers({ collections: own, views: [], graphs: [] }), []);
+    assert.deepEqual(strangers({ collections: ['profiles', 'notes'], views: ['search'], graphs: ['social'] }),
+      ['collection notes', 'view search', 'graph social']);
+  });
+});
+
+describe('arangodb documents', () => {
+  test('a stored document loses _id and _rev and keeps _key and every field exactly', () => {
+    const stored = { _key: 'P1', _id: 'profiles/P1', _rev: '_hX1a2--_', AGE: 26, region: 'žilinský kraj', gender: 0 };
+    assert.deepEqual(contractDocument(stored), { _key: 'P1', AGE: 26, region: 'žilinský kraj', gender: 0 });
+    assert.equal(contractDocument(null), null);
+  });
+
+  test('a relation becomes an edge between profile handles', () => {
+    assert.deepEqual(edgeDocument({ _from: 'P1', _to: 'P22' }), { _from: 'profiles/P1', _to: 'profiles/P22' });
+  });
+
+  test('the marker is the marker document\'s object, and nothing else counts as one', () => {
+    const marker = { harness: 'db-shootout', imported: true };
+    assert.deepEqual(markerOf({ _key: 'marker', marker }), marker);
+    assert.deepEqual(markerOf({ _key: 'marker', marker: {} }), {});
+    for (const stored of [null, {}, { marker: null }, { marker: [1] }, { marker: 'x' }]) {
+      assert.equal(markerOf(stored), null, JSON.stringify(stored));
+    }
+  });
+
+  test('the AGE histogram is keyed by String(AGE), a missing AGE under "null"', () => {
+    assert.deepEqual(ageHistogram([[0, 3], [18, 3], [null, 1]]), { 0: 3, 18: 3, null: 1 });
+  });
+
+  test('a shortest path longer than maxDepth hops, or none, is null', () => {
+    assert.deepEqual(boundedPath(['P1', 'P2', 'P4'], 2), ['P1', 'P2', 'P4']);
+    assert.equal(boundedPath(['P1', 'P2', 'P4'], 1), null);
+    assert.equal(boundedPath([], 15), null);
+  });
+});
+
+describe('arangodb queries', () => {
+  const built = {
+    aggregation: queries.aggregationQuery(),
+    neighbors: queries.neighborsQuery('P1'),
+    neighborsData: queries.neighborsDataQuery('P1'),
+    neighbors2: queries.neighbors2Query('P1'),
+    neighbors2data: queries.neighbors2dataQuery('P1'),
+    shortestPath: queries.shortestPathQuery('P1', 'P9'),
+    warmup: queries.warmupQuery(),
+  };
+
+  test('every bind parameter a query names is bound, and nothing else', () => {
+    for (const [name, { query, bindVars }] of Object.entries(built)) {
+      const named = new Set([...query.matchAll(/@(\w+)/g)].map(([, parameter]) => parameter));
+      assert.deepEqual([...named].sort(), Object.keys(bindVars).sort(), name);
+    }
+  });
+
+  test('keys are bound as profile handles', () => {
+    assert.deepEqual(built.neighbors.bindVars, { start: 'profiles/P1' });
+    assert.deepEqual(built.neighbors2data.bindVars, { start: 'profiles/P1' });
+    assert.deepEqual(built.shortestPath.bindVars, { from: 'profiles/P1', to: 'profiles/P9' });
+  });
+
+  test('documents leave the server without _id and _rev', () => {
+    for (const name of ['neighborsData', 'neighbors2data']) {
+      assert.match(built[name].query, /UNSET\(\w+, '_id', '_rev'\)/, name);
+    }
+  });
+
+  test('the two-hop traversal visits each vertex once, breadth first, and leaves out the start', () => {
+    for (const name of ['neighbors2', 'neighbors2data']) {
+      const { query } = built[name];
+      assert.match(query, /1\.\.2 OUTBOUND @start relations/, name);
+      assert.match(query, /order: 'bfs', uniqueVertices: 'global'/, name);
+      assert.match(query, /FILTER v\._id != @start/, name);
+    }
+  });
+});
+
+describe('arangodb driver configuration', () => {
+  test('the request pool is the run\'s concurrency, never arangojs\'s default of 3', () => {
+    const config = databaseConfig({ ...OPTIONS, concurrency: 40 });
+    assert.equal(config.poolSize, 40);
+    assert.equal(config.maxRetries, false);
+    assert.equal(config.agentOptions, undefined, 'agentOptions would make arangojs import undici');
+    const database = new Database(config);
+    try {
+      // The queue that _runQueue() checks against: at most this many requests are started at once.
+      assert.equal(database._connection._taskPoolSize, 40);
+    } finally {
+      database.close();
+    }
+  });
+
+  test('host, port, database and credentials come from the options; no password is the empty one', () => {
+    const config = databaseConfig({ ...OPTIONS, host: 'db.example', port: 18529, user: 'bench', database: 'other' });
+    assert.equal(config.url, 'http://db.example:18529');
+    assert.equal(config.databaseName, 'other');
+    assert.deepEqual(config.auth, { username: 'bench', password: '' });
+    assert.deepEqual(databaseConfig({ ...OPTIONS, password: 's3cret' }).auth, { username: 'root', password: 's3cret' });
+  });
+
+  test('an IPv6 host is bracketed in the URL', () => {
+    assert.equal(serverUrl('::1', 8529), 'http://[::1]:8529');
+    assert.equal(serverUrl('[::1]', 8529), 'http://[::1]:8529');
+    assert.equal(serverUrl('localhost', 8529), 'http://localhost:8529');
+  });
+
+  test('the description declares a parallel server adapter on arangojs with the connection defaults', () => {
+    assert.equal(arangodb.kind, 'server');
+    assert.equal(arangodb.execution, 'parallel');
+    assert.equal(arangodb.server, null);
+    assert.equal(arangodb.driver, 'arangojs');
+    assert.deepEqual(arangodb.connection, {
+      defaults: { host: '127.0.0.1', port: 8529, user: 'root', database: '_system' },
+      passwordEnv: 'BENCH_ARANGODB_PASSWORD',
+    });
+    assert.equal(arangodb.supports.length, 9);
+  });
+});
+
+describe('arangodb refusals', () => {
+  test('a connection failure names its reason', () => {
+    // The shape of a refused connection as Node's fetch and arangojs report it: FetchFailedError, then fetch's
+    // TypeError, then the system error.
+    const system = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8529'),
+      { code: 'ECONNREFUSED', syscall: 'connect' });
+    const refused = new FetchFailedError(undefined, undefined, {
+      cause: Object.assign(new TypeError('fetch failed'), { cause: system }),
+    });
+    assert.match(connectErrorReason(OPTIONS, refused), /connection refused/);
+    assert.equal(connectErrorReason(OPTIONS, new ResponseTimeoutError()), 'no answer within 5000 ms');
+    assert.match(connectErrorReason(OPTIONS, arangoError(401, 401)), /without a password; set BENCH_ARANGODB_PASSWORD/);
+    assert.match(connectErrorReason({ ...OPTIONS, password: 'x' }, arangoError(401, 401)),
+      /with the password from BENCH_ARANGODB_PASSWORD/);
+    assert.equal(connectErrorReason({ ...OPTIONS, database: 'nope' }, arangoError(ARANGO_ERRORS.databaseNotFound, 404)),
+      'database "nope" does not exist');
+    assert.match(connectErrorReason(OPTIONS, new HttpError({ status: 404 })), /HTTP 404 .*is this an ArangoDB server/);
+  });
+
+  test('a refusal to create the namespace database says what would allow it', () => {
+    const notSystem = arangoError(ARANGO_ERRORS.useSystemDatabase, 403);
+    assert.match(createDatabaseRefusal({ ...OPTIONS, database: 'pokec' }, notSystem),
+      /only from _system.*"pokec".*--database _system/);
+    assert.match(createDatabaseRefusal({ ...OPTIONS, user: 'bench' }, arangoError(ARANGO_ERRORS.forbidden, 403)),
+      /user "bench" may not create databases/);
+    assert.equal(createDatabaseRefusal(OPTIONS, arangoError(1207, 409)), null, 'other errors keep their own message');
+  });
+});
