@@ -10,7 +10,6 @@ export const PASSWORD_ENV = 'BENCH_ARANGODB_PASSWORD';
 // ArangoDB's error numbers (lib/Basics/errors.dat) that the adapter tells apart.
 export const ARANGO_ERRORS = Object.freeze({
   forbidden: 11,
-  documentNotFound: 1202,
   collectionNotFound: 1203,
   databaseNotFound: 1228,
   useSystemDatabase: 1230,
@@ -21,22 +20,25 @@ export const REPORTED_OPTIONS = Object.freeze(['rocksdb.sync-interval', 'databas
   'rocksdb.block-cache-size', 'rocksdb.total-write-buffer-size', 'cache.size', 'query.cache-mode',
   'server.maximal-threads']);
 
+// Idle sockets stay open across the pauses between workloads, so no timed request pays for a new connection.
+const KEEP_ALIVE_MS = 60_000;
+
 export function serverUrl(host, port) {
   const name = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
   return `http://${name}:${port}`;
 }
 
 // arangojs 10 sends every request through its own queue, which runs at most `poolSize` requests at a time (3 by
-// default) on the global fetch. The run's concurrency sets it explicitly. The sockets are those of Node's global
-// fetch dispatcher, which opens as many per server as there are requests in flight; `agentOptions` would need the
-// `undici` package, which is not a dependency of this project. No automatic retries: a failure is the
-// operation's answer.
+// default) on the global fetch. The run's concurrency sets both that queue and the sockets: `agentOptions` makes
+// arangojs build an undici Agent with exactly `connections` sockets per server, kept alive between requests.
+// No automatic retries: a failure is the operation's answer.
 export function databaseConfig(options) {
   return {
     url: serverUrl(options.host, options.port),
     databaseName: options.database,
     auth: { username: options.user, password: options.password ?? '' },
     poolSize: options.concurrency,
+    agentOptions: { connections: options.concurrency, keepAliveTimeout: KEEP_ALIVE_MS },
     maxRetries: false,
   };
 }
