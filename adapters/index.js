@@ -7,6 +7,7 @@ const ADAPTERS = {
   postgresql: () => import('./postgresql/description.js'),
   postgresql_tabular: () => import('./postgresql_tabular/description.js'),
   mysql: () => import('./mysql/description.js'),
+  neo4j: () => import('./neo4j/description.js'),
   arangodb: () => import('./arangodb/description.js'),
   mongodb: () => import('./mongodb/description.js'),
   memory: () => import('./memory/description.js'),

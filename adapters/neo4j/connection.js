@@ -64,7 +64,8 @@ function probeBolt(options) {
       if (error) reject(error);
       else resolve();
     };
-    socket.setTimeout(options.connectTimeoutMs, () => settle(new Error(`no answer within ${options.connectTimeoutMs} ms`)));
+    socket.setTimeout(options.connectTimeoutMs,
+      () => settle(new Error(`no answer within ${options.connectTimeoutMs} ms`)));
     socket.on('error', settle);
     socket.on('close', () => settle(new Error('the server closed the connection during the Bolt handshake')));
     socket.on('connect', () => socket.write(BOLT_HANDSHAKE));
@@ -77,9 +78,11 @@ function probeBolt(options) {
   });
 }
 
-// A driver holding all its `concurrency` connections, so no timed operation waits for a connection: as many
-// sessions as connections run `RETURN 1` at once, which also proves that the database exists and the login
-// works. Rejects with E_CONNECT naming host:port and the reason, within connectTimeoutMs.
+// A driver holding all its `concurrency` connections, so no timed operation waits for a connection. One session
+// runs `RETURN 1` first, which proves that the database exists and the login works; only then is the rest of
+// the pool opened, all at once: a wrong password tried on every connection would count as that many
+// failed logins, and the server locks the user out after a few (dbms.security.auth_max_failed_attempts).
+// Rejects with E_CONNECT naming host:port and the reason, within connectTimeoutMs.
 export async function openDriver(options) {
   const begin = Date.now();
   try {
@@ -89,22 +92,27 @@ export async function openDriver(options) {
   }
   const remainingMs = Math.max(1, options.connectTimeoutMs - (Date.now() - begin));
   const driver = createDriver(options);
-  let timer;
-  const timeout = new Promise((resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${options.connectTimeoutMs} ms`)), remainingMs);
-  });
-  const probes = Array.from({ length: options.concurrency }, async () => {
+  const ping = async () => {
     const session = driver.session(sessionConfig(options, 'read'));
     try {
       await session.run('RETURN 1');
     } finally {
       await session.close();
     }
+  };
+  // The first connection is idle in the pool again when the others start: `concurrency` pings at once reuse it
+  // and open the rest.
+  const fill = async () => {
+    await ping();
+    await Promise.all(Array.from({ length: options.concurrency }, ping));
+  };
+  let timer;
+  const timeout = new Promise((resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${options.connectTimeoutMs} ms`)), remainingMs);
   });
   try {
-    await Promise.race([Promise.all(probes), timeout]);
+    await Promise.race([fill(), timeout]);
   } catch (error) {
-    for (const probe of probes) probe.catch(() => {});
     // Not awaited: a connection that stalls after the handshake would hold close() too.
     driver.close().catch(() => {});
     throw connectError(options, error);

@@ -13,7 +13,8 @@ export default {
   supports: ['singleRead', 'singleWrite', 'singleWriteSync', 'aggregation',
              'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath'],
   durability: {
-    singleWrite: `${COMMIT} Neo4j has no weaker acknowledgement, so this is the same durable commit as singleWriteSync.`,
+    singleWrite: `${COMMIT} Neo4j has no weaker acknowledgement, so this is the same durable commit as `
+      + 'singleWriteSync.',
     singleWriteSync: COMMIT,
   },
   execution: 'parallel',

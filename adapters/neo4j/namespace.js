@@ -18,15 +18,15 @@ function parseMarker(text) {
 
 // The namespace's labels that label at least one node, its relationship type if in use, and its constraint
 // and index names. db.labels() and db.relationshipTypes() list only what is in use.
-export async function namespaceObjects(run, names) {
+async function namespaceObjects(run, names) {
   const labels = (await run('CALL db.labels() YIELD label RETURN label'))
     .map((record) => record.get('label')).filter(names.ownsLabel);
   const types = (await run('CALL db.relationshipTypes() YIELD relationshipType AS type RETURN type'))
     .map((record) => record.get('type')).filter((type) => type === names.type);
   const constraints = (await run('SHOW CONSTRAINTS YIELD name RETURN name'))
-    .map((record) => record.get('name')).filter(names.ownsConstraint);
+    .map((record) => record.get('name')).filter(names.ownsSchemaName);
   const indexes = (await run('SHOW INDEXES YIELD name RETURN name'))
-    .map((record) => record.get('name')).filter(names.ownsConstraint);
+    .map((record) => record.get('name')).filter(names.ownsSchemaName);
   return { labels, types, constraints, indexes };
 }
 
@@ -43,26 +43,25 @@ export async function inspectNamespace(run, names) {
   return { state: any ? 'foreign' : 'absent', marker: null, objects };
 }
 
-export async function deleteRelationships(run, type) {
-  await run(`MATCH ()-[r:${quote(type)}]->() CALL { WITH r DELETE r } IN TRANSACTIONS OF ${DELETE_BATCH} ROWS`);
+async function deleteRelationships(run, type) {
+  await run(`MATCH ()-[r:${quote(type)}]->() CALL (r) { DELETE r } IN TRANSACTIONS OF ${DELETE_BATCH} ROWS`);
 }
 
 // Plain DELETE, never DETACH: a relationship someone else attached to one of these nodes makes the delete
 // fail instead of disappearing with it.
 export async function deleteNodes(run, label) {
-  await run(`MATCH (n:${quote(label)}) CALL { WITH n DELETE n } IN TRANSACTIONS OF ${DELETE_BATCH} ROWS`);
+  await run(`MATCH (n:${quote(label)}) CALL (n) { DELETE n } IN TRANSACTIONS OF ${DELETE_BATCH} ROWS`);
 }
 
-// Dropping a constraint drops its index; the second pass finds indexes of the namespace's names that back
-// no constraint.
-export async function dropSchema(run, names, { constraints, indexes }) {
+// Dropping a constraint drops its index; the indexes listed are dropped too when they back no constraint.
+export async function dropSchema(run, { constraints, indexes }) {
   for (const name of constraints) await run(`DROP CONSTRAINT ${quote(name)} IF EXISTS`);
   for (const name of indexes) await run(`DROP INDEX ${quote(name)} IF EXISTS`);
 }
 
 // A node of the namespace that carries a label of someone else's, or a relationship of another type: deleting
 // it would delete someone else's data with it.
-export async function assertNothingForeignAttached(run, names, labels) {
+async function assertNothingForeignAttached(run, labels) {
   for (const label of labels) {
     const found = await run(`
       MATCH (n:${quote(label)})
@@ -82,8 +81,8 @@ export async function deleteNamespace(run, names, { keepMarker = false } = {}) {
   await deleteRelationships(run, names.type);
   const { labels, constraints, indexes } = await namespaceObjects(run, names);
   const data = labels.filter((label) => label !== names.marker);
-  await assertNothingForeignAttached(run, names, data);
+  await assertNothingForeignAttached(run, data);
   for (const label of data) await deleteNodes(run, label);
-  await dropSchema(run, names, { constraints, indexes });
+  await dropSchema(run, { constraints, indexes });
   if (!keepMarker) await deleteNodes(run, names.marker);
 }

@@ -23,8 +23,8 @@ export function quote(name) {
   return `\`${name.replaceAll('`', '``')}\``;
 }
 
-// Every name of namespace `namespace`: `label`s and `type` unquoted, for comparisons with what the server
-// lists; `q` the same, quoted for Cypher text.
+// Every name of a namespace: unquoted, for comparisons with what the server lists; under `q`, the labels and
+// the relationship type quoted for Cypher text.
 export function namespaceNames(namespace) {
   assertIdentifier('namespace', namespace);
   if (namespace.length > MAX_NAMESPACE_LENGTH) {
@@ -39,22 +39,22 @@ export function namespaceNames(namespace) {
   const profile = `${namespace}_Profile`;
   const marker = `${namespace}_Marker`;
   const type = `${namespace}_KNOWS`;
+  const profileKeyConstraint = `${namespace}_profile_key`;
   return {
     namespace,
     profile,
     marker,
     type,
     tempPrefix,
-    profileKeyConstraint: `${namespace}_profile_key`,
+    profileKeyConstraint,
     q: { profile: quote(profile), marker: quote(marker), type: quote(type) },
     temp(name) {
       assertIdentifier('collection name', name);
       const label = `${tempPrefix}${name}`;
       return { label, quoted: quote(label), keyConstraint: `${label}_key` };
     },
-    // Whether a label, relationship type or constraint name listed by the server belongs to the namespace.
+    // Whether a label, or a constraint or index name, listed by the server belongs to the namespace.
     ownsLabel: (label) => label === profile || label === marker || label.startsWith(tempPrefix),
-    ownsConstraint: (name) => name === `${namespace}_profile_key`
-      || (name.startsWith(tempPrefix) && name.endsWith('_key')),
+    ownsSchemaName: (name) => name === profileKeyConstraint || (name.startsWith(tempPrefix) && name.endsWith('_key')),
   };
 }

@@ -82,8 +82,8 @@ describe('neo4j connection', { skip }, () => {
   async function adapterConnections() {
     const session = admin.session({ database: options.database });
     try {
-      const { records } = await session.run(
-        "CALL dbms.listConnections() YIELD connectionId, userAgent WHERE userAgent = 'db-shootout' RETURN connectionId");
+      const { records } = await session.run("CALL dbms.listConnections() YIELD connectionId, userAgent "
+        + "WHERE userAgent = 'db-shootout' RETURN connectionId");
       return records.map((record) => record.get(0));
     } finally {
       await session.close();
@@ -91,8 +91,9 @@ describe('neo4j connection', { skip }, () => {
   }
 
   before(() => {
-    admin = driverPackage.driver(`bolt://${options.host}:${options.port}`,
-      options.password === undefined ? driverPackage.auth.none() : driverPackage.auth.basic(options.user, options.password),
+    const auth = options.password === undefined
+      ? driverPackage.auth.none() : driverPackage.auth.basic(options.user, options.password);
+    admin = driverPackage.driver(`bolt://${options.host}:${options.port}`, auth,
       { userAgent: 'db-shootout-test', disableLosslessIntegers: true });
   });
 
