@@ -8,6 +8,7 @@ const ADAPTERS = {
   postgresql_tabular: () => import('./postgresql_tabular/description.js'),
   mysql: () => import('./mysql/description.js'),
   neo4j: () => import('./neo4j/description.js'),
+  orientdb: () => import('./orientdb/description.js'),
   arangodb: () => import('./arangodb/description.js'),
   mongodb: () => import('./mongodb/description.js'),
   memory: () => import('./memory/description.js'),

@@ -58,6 +58,10 @@ export async function importDataset({ adapter, description, options, dataset, fo
   await importFile(readRelations(dataset.files.relations, { batchSize: RELATION_BATCH }),
     (batch) => adapter.importRelations(batch), expected.relations,
     progress?.bar(`import relations into ${description.name}`, expected.relations));
+  if (adapter.flushRelations) {
+    progress?.log(`${description.name}: writing the relations it collected`);
+    await adapter.flushRelations();
+  }
   const relationsDone = performance.now();
   progress?.log(`${description.name}: creating indexes`);
   await adapter.createIndexes();

@@ -1,0 +1,35 @@
+import { OrientDBAdapter } from './adapter.js';
+import { PASSWORD_ENV } from './connection.js';
+import { dropNamespace, plantForeign } from './test-support.js';
+
+const ID = 'orientdb';
+
+export default {
+  id: ID,
+  name: 'OrientDB',
+  kind: 'server',
+  driver: 'orientjs',
+  supports: ['singleRead', 'singleWrite', 'singleWriteSync', 'aggregation',
+             'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath'],
+  durability: {
+    singleWrite: 'One INSERT, acknowledged once applied with its WAL record queued in the server\'s memory; the WAL '
+      + 'is written and fsynced every storage.wal.commitTimeout (1000 ms by default), so a server crash, an OS '
+      + 'crash or a power loss can lose about the last second of acknowledged writes, never corrupting the database.',
+    singleWriteSync: 'Identical to singleWrite: OrientDB 3.2 has no per-write or per-transaction sync (the WAL '
+      + 'flush interval is a global server setting the adapter does not change), so both modes measure the same '
+      + 'insert, not durable per write.',
+  },
+  execution: 'parallel',
+  server: 'orientdb',
+  connection: {
+    defaults: { host: '127.0.0.1', port: 2424, user: 'root', database: null },
+    passwordEnv: PASSWORD_ENV,
+  },
+  create(options) {
+    return new OrientDBAdapter(options, { label: ID });
+  },
+  testSupport: {
+    plantForeign: (options) => plantForeign(ID, options),
+    dropNamespace: (options) => dropNamespace(ID, options),
+  },
+};
