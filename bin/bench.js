@@ -10,11 +10,12 @@ import { ExitCodes } from '../cli/exit-codes.js';
 import { generateCommand } from '../cli/generate.js';
 import { listCommand } from '../cli/list.js';
 import {
-  DEFAULT_CONCURRENCY, DEFAULT_RUNS, checkCommon, connectionOptions, datasetOptions,
+  DEFAULT_CONCURRENCY, DEFAULT_RUNS, checkCommon, connectionOptions, datasetOptions, givenFlags,
 } from '../cli/options.js';
-import { runCommand } from '../cli/run.js';
+import { importCommand, runCommand } from '../cli/run.js';
 import { serverCommand } from '../cli/server.js';
 import { SERVER_FAMILIES } from '../server/index.js';
+import { checkPresetFlags, presetNames } from '../workloads/presets.js';
 
 const USAGE_CODES = new Set([ErrorCodes.USAGE, ErrorCodes.UNKNOWN_DB, ErrorCodes.UNKNOWN_WORKLOAD]);
 // If a driver leaves a socket or timer behind, the process still ends this long after the work is done.
@@ -61,12 +62,29 @@ await yargs(hideBin(process.argv))
       'restart-cmd': { type: 'string', describe: 'shell command that restarts the server between runs' },
       'stall-timeout': { type: 'number', default: 60, describe: 'seconds without any completed operation before a workload is declared stalled' },
       reimport: { type: 'boolean', default: false, describe: 'import the dataset again even when the database already holds it' },
+      preset: { type: 'string', choices: presetNames(), describe: 'the parameters of a published run: fixes --scale, --runs and --concurrency (see README, "Reproducing a published run")' },
+      ...quietOption,
+    })
+    .check((argv) => {
+      if (argv.preset) checkPresetFlags(argv.preset, givenFlags(hideBin(process.argv)));
+      return checkCommon(argv);
+    })
+    .example('$0 run', 'the whole suite on embedded SQLite, small dataset, 5 runs')
+    .example('$0 run --db sqlite --workload neighbors,shortestPath --runs 3', 'two workloads')
+    .example('$0 run --scale tiny --runs 1 --json > result.json', 'a quick machine-readable run')
+    .example('$0 run --db postgresql --preset nosql-tests-2018', 'the published 2018 parameters on the full Pokec'), command(runCommand))
+  .command('import', 'import the dataset alone (again, even when the database holds it) and record its duration, throughput and counts', (y) => y
+    .options({
+      ...dbOption,
+      ...concurrencyOption,
+      ...datasetOptions,
+      json: { type: 'boolean', default: false, describe: 'print the result document on stdout (progress stays on stderr)' },
+      out: { type: 'string', default: DEFAULT_OUT_DIR, describe: 'directory for result files' },
+      ...connectionOptions,
       ...quietOption,
     })
     .check(checkCommon)
-    .example('$0 run', 'the whole suite on embedded SQLite, small dataset, 5 runs')
-    .example('$0 run --db sqlite --workload neighbors,shortestPath --runs 3', 'two workloads')
-    .example('$0 run --scale tiny --runs 1 --json > result.json', 'a quick machine-readable run'), command(runCommand))
+    .example('$0 import --db postgresql --scale full', 'time the full import into the local PostgreSQL server'), command(importCommand))
   .command('list', 'list databases, workloads and which database supports which workload', (y) => y
     .options({ json: { type: 'boolean', default: false, describe: 'machine-readable listing' } }), command(listCommand))
   .command('generate', 'write a synthetic Pokec dataset (SNAP file format) with its query parameters and reference answers', (y) => y
@@ -89,7 +107,7 @@ await yargs(hideBin(process.argv))
     .check(checkCommon)
     .example('$0 server install mariadb', 'install MariaDB from the Debian packages (root)')
     .example('$0 server start postgresql', 'then `bench run --db postgresql` needs no connection flags'), command(serverCommand))
-  .demandCommand(1, 'name a command: run, list, generate, check or server')
+  .demandCommand(1, 'name a command: run, import, list, generate, check or server')
   .recommendCommands()
   .strict()
   .help()

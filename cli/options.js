@@ -47,6 +47,18 @@ export function checkCommon(argv) {
   return true;
 }
 
+// The long flags typed on the command line, by name (`--runs 3`, `--runs=3`, `--no-json` give runs, json):
+// what a default cannot tell apart from a value the user chose.
+export function givenFlags(args) {
+  const names = new Set();
+  for (const arg of args) {
+    if (arg === '--') break;
+    const match = /^--(?:no-)?([^=]+)/.exec(arg);
+    if (match) names.add(match[1]);
+  }
+  return names;
+}
+
 // "all" or a comma-separated list; the warm-up always runs first, as it prepares the measured workloads.
 export function selectWorkloads(spec) {
   const names = String(spec).split(',').map((name) => name.trim()).filter(Boolean);

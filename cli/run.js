@@ -2,9 +2,11 @@ import path from 'node:path';
 import { loadAdapter } from '../adapters/index.js';
 import { prepareDataset } from '../datasets/dataset.js';
 import { failedWorkloads } from '../results/model.js';
+import { formatImport } from '../results/import-summary.js';
 import { formatTable } from '../results/table.js';
 import { resultFileName, writeResult } from '../results/write.js';
 import { runBenchmark } from '../runner/run.js';
+import { getPreset, limitDataset } from '../workloads/presets.js';
 import { adapterOptions, connectionRecord, selectWorkloads } from './options.js';
 import { createProgress } from './progress.js';
 import { ExitCodes } from './exit-codes.js';
@@ -22,24 +24,40 @@ function interruptible(progress) {
   return { signal: controller.signal, release: () => { process.off('SIGINT', onSignal); process.off('SIGTERM', onSignal); } };
 }
 
-export async function runCommand(argv, { stdout = process.stdout } = {}) {
+// A preset's settings replace the flags' defaults; bin/bench.js has refused flags that contradict it.
+function withPreset(argv) {
+  if (!argv.preset) return { argv, preset: null };
+  const preset = getPreset(argv.preset);
+  return {
+    argv: { ...argv, scale: preset.scale, runs: preset.runs, concurrency: preset.concurrency },
+    preset: { name: argv.preset, description: preset.description, limits: preset.limits },
+  };
+}
+
+// `bench run`: import when needed, then the runs. `bench import` (importOnly): the import alone, always made
+// again, recorded in a result document of its own with no workloads.
+async function execute(rawArgv, { stdout, importOnly }) {
+  const { argv, preset } = withPreset(rawArgv);
   const description = await loadAdapter(argv.db);
-  const workloads = selectWorkloads(argv.workload);
+  const workloads = importOnly ? [] : selectWorkloads(argv.workload);
   const progress = createProgress({ quiet: argv.quiet });
-  const dataset = await prepareDataset({
+  if (preset) progress.log(`preset ${preset.name}: ${preset.description}`);
+  const prepared = await prepareDataset({
     scale: argv.scale,
     seed: argv.seed,
     cacheDir: argv['cache-dir'],
     onProgress: progress.phases(`dataset ${argv.scale}`),
   });
+  const dataset = limitDataset(prepared, preset?.limits);
   const options = adapterOptions(description, argv);
   const config = {
     concurrency: argv.concurrency,
-    runs: argv.runs,
+    runs: importOnly ? 0 : argv.runs,
     workloads: workloads.map((workload) => workload.name),
     restartCmd: argv['restart-cmd'] ?? null,
-    stallTimeoutMs: Math.round(argv['stall-timeout'] * 1000),
+    stallTimeoutMs: Math.round((argv['stall-timeout'] ?? 60) * 1000),
     connection: connectionRecord(options),
+    preset,
   };
   const { signal, release } = interruptible(progress);
   let file = null;
@@ -51,10 +69,10 @@ export async function runCommand(argv, { stdout = process.stdout } = {}) {
   try {
     result = await runBenchmark({
       description, adapterOptions: options, dataset, workloads, config, signal, progress, onUpdate,
-      reimport: argv.reimport, command: `bench ${process.argv.slice(2).join(' ')}`,
+      reimport: importOnly || argv.reimport, command: `bench ${process.argv.slice(2).join(' ')}`,
     });
   } catch (error) {
-    if (file) error.message += `\nthe runs completed so far are in ${file}`;
+    if (file) error.message += `\nthe ${importOnly ? 'import' : 'runs'} completed so far ${importOnly ? 'is' : 'are'} in ${file}`;
     throw error;
   } finally {
     release();
@@ -62,8 +80,16 @@ export async function runCommand(argv, { stdout = process.stdout } = {}) {
   if (argv.json) {
     stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } else {
-    stdout.write(`\n${formatTable(result)}\n\nresult: ${file}\n`);
+    stdout.write(`\n${importOnly ? formatImport(result) : formatTable(result)}\n\nresult: ${file}\n`);
   }
   if (result.interrupted) return ExitCodes.INTERRUPTED;
   return failedWorkloads(result).length > 0 ? ExitCodes.FAILED : ExitCodes.OK;
+}
+
+export function runCommand(argv, { stdout = process.stdout } = {}) {
+  return execute(argv, { stdout, importOnly: false });
+}
+
+export function importCommand(argv, { stdout = process.stdout } = {}) {
+  return execute(argv, { stdout, importOnly: true });
 }
