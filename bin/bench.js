@@ -6,9 +6,11 @@ import { DEFAULT_DB, adapterIds } from '../adapters/index.js';
 import { ErrorCodes } from '../core/errors.js';
 import { DEFAULT_OUT_DIR } from '../core/paths.js';
 import { checkCommand } from '../cli/check.js';
+import { checkCompareFlags, compareCommand } from '../cli/compare.js';
 import { ExitCodes } from '../cli/exit-codes.js';
 import { generateCommand } from '../cli/generate.js';
 import { listCommand } from '../cli/list.js';
+import { reportCommand } from '../cli/report.js';
 import {
   DEFAULT_CONCURRENCY, DEFAULT_RUNS, checkCommon, connectionOptions, datasetOptions, givenFlags,
 } from '../cli/options.js';
@@ -107,7 +109,29 @@ await yargs(hideBin(process.argv))
     .check(checkCommon)
     .example('$0 server install mariadb', 'install MariaDB from the Debian packages (root)')
     .example('$0 server start postgresql', 'then `bench run --db postgresql` needs no connection flags'), command(serverCommand))
-  .demandCommand(1, 'name a command: run, import, list, generate, check or server')
+  .command('report <results..>', 'one report of several databases\' result files: medians with 95% intervals, ops/s, latency percentiles, each database relative to a baseline (ArangoDB = 100% when present), server memory, import time and size, and what it takes to reproduce them', (y) => y
+    .positional('results', { type: 'string', describe: 'result files, or directories meaning every *.json in them; several files of one database are pooled' })
+    .options({
+      format: { type: 'string', choices: ['table', 'markdown', 'csv', 'json', 'html'], default: 'table', describe: 'output format; html is one self-contained file with charts that works offline' },
+      out: { type: 'string', describe: 'write the report to this file instead of stdout' },
+      baseline: { type: 'string', describe: 'the database shown as 100%', defaultDescription: 'arangodb when present, else the one that passed the most compared workloads (ties: first by id)' },
+      'allow-mixed': { type: 'boolean', default: false, describe: 'report results of different datasets or different operation counts (refused otherwise), with a warning' },
+    })
+    .example('$0 report bench-results/', 'every result file in the directory, as a table')
+    .example('$0 report bench-results/ --format html --out report.html', 'a self-contained page with the charts')
+    .example('$0 report pg.json sqlite.json --baseline postgresql --format markdown', 'PostgreSQL = 100%'), command(reportCommand))
+  .command('compare <a> <b>', 'two result sets of one database (two versions or configurations): per-workload speedup median(a)/median(b) with a 95% interval (above 1: b is faster), and their geometric mean', (y) => y
+    .positional('a', { type: 'string', describe: 'the reference: a result file or a directory of them' })
+    .positional('b', { type: 'string', describe: 'the candidate: a result file or a directory of them' })
+    .options({
+      format: { type: 'string', choices: ['table', 'markdown', 'json'], default: 'table', describe: 'output format' },
+      out: { type: 'string', describe: 'write the comparison to this file instead of stdout' },
+      'fail-if-slower': { type: 'number', describe: 'exit with 1 when a workload of b is slower than a by more than this percentage and the slowdown is significant, or fails validation where a passed' },
+    })
+    .check(checkCompareFlags)
+    .example('$0 compare old/ new/', 'old against new, per workload')
+    .example('$0 compare main.json branch.json --fail-if-slower 10', 'exit code 1 when the branch is significantly slower by more than 10% anywhere'), command(compareCommand))
+  .demandCommand(1, 'name a command: run, import, list, generate, check, server, report or compare')
   .recommendCommands()
   .strict()
   .help()

@@ -51,3 +51,29 @@ export function summarizeLatencies(latencies) {
 export function decodeHistogram(encoded) {
   return hdr.decodeFromCompressedBase64(encoded);
 }
+
+// The latency summary of several runs together: their encoded histograms are added, so the percentiles are
+// those of every operation of every run (not an average of per-run percentiles); mean and max stay exact,
+// the mean weighted by each run's operation count. Null when a run lacks its histogram.
+export function mergeLatencies(runs) {
+  if (runs.length === 0 || runs.some((run) => typeof run.histogram !== 'string' || !run.latencyMs)) return null;
+  const merged = hdr.build(HISTOGRAM);
+  let count = 0;
+  let sum = 0;
+  let largest = 0;
+  for (const run of runs) {
+    const decoded = decodeHistogram(run.histogram);
+    merged.add(decoded);
+    count += decoded.totalCount;
+    sum += run.latencyMs.mean * decoded.totalCount;
+    largest = Math.max(largest, run.latencyMs.max);
+    decoded.destroy();
+  }
+  const percentile = (p) => round3(merged.getValueAtPercentile(p) / 1000);
+  const summary = {
+    p50: percentile(50), p90: percentile(90), p99: percentile(99), max: round3(largest),
+    mean: count > 0 ? round3(sum / count) : 0, operations: count,
+  };
+  merged.destroy();
+  return summary;
+}

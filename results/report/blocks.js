@@ -1,0 +1,167 @@
+// The report laid out once as titled blocks (text, tables, lists) that the table, Markdown and HTML formats
+// render each in their own syntax, so the three always say the same thing.
+
+const MARK_NOT_SIGNIFICANT = '~';
+const MARK_CLIENT_BOUND = '!';
+
+export function formatMs(ms) {
+  if (ms >= 100) return ms.toFixed(0);
+  if (ms >= 1) return ms.toFixed(2);
+  return ms.toFixed(3);
+}
+
+export function formatCount(n) {
+  return n.toLocaleString('en-US');
+}
+
+export function formatBytes(n) {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let value = n;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${value.toFixed(unit === 0 ? 0 : 1)} ${units[unit]}`;
+}
+
+const orNa = (value, format) => (typeof value === 'number' ? format(value) : 'n/a');
+const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
+
+function markers(figures) {
+  return `${figures.significant === false ? ` ${MARK_NOT_SIGNIFICANT}` : ''}${figures.clientBound ? ` ${MARK_CLIENT_BOUND}` : ''}`;
+}
+
+// A workload without a passed time is a word, never a number.
+function statusWord(figures) {
+  return figures.status === 'passed' ? 'ok' : figures.status;
+}
+
+export function normalisedCell(figures, isBaseline, baselinePassed) {
+  if (figures.status !== 'passed') return figures.status;
+  if (!baselinePassed) return `n/a (no baseline time)${markers(figures)}`;
+  if (isBaseline) return `100% (baseline)${markers(figures)}`;
+  const pct = figures.normalisedPct;
+  return `${pct >= 1000 ? formatCount(Math.round(pct)) : pct.toFixed(1)}%${markers(figures)}`;
+}
+
+function datasetLine(report) {
+  return report.datasets.map((d) => `${d.id} (${d.name ?? '?'} ${d.scale ?? '?'}, ${d.profiles === null ? '?' : formatCount(d.profiles)} profiles, ${d.relations === null ? '?' : formatCount(d.relations)} relations, seed ${d.seed ?? '?'})`).join('; ');
+}
+
+function matrix(report) {
+  const ids = report.databases.map((database) => database.id);
+  const rows = report.workloads.filter((workload) => workload.compared).map((workload) => {
+    const baselinePassed = workload.results[report.baseline.id]?.status === 'passed';
+    return [workload.name, ...ids.map((id) => normalisedCell(workload.results[id], id === report.baseline.id, baselinePassed))];
+  });
+  return {
+    kind: 'table', id: 'normalised', title: `Median time relative to ${report.baseline.id} (= 100%; lower is faster)`,
+    header: ['workload', ...ids], numeric: ids.map((_, i) => i + 1), rows,
+  };
+}
+
+function detailRows(report, workloads) {
+  const rows = [];
+  for (const workload of workloads) {
+    const baselinePassed = workload.results[report.baseline.id]?.status === 'passed';
+    report.databases.forEach((database, index) => {
+      const f = workload.results[database.id];
+      const passed = f.status === 'passed';
+      rows.push([
+        index === 0 ? workload.name : '',
+        index === 0 && workload.ops ? formatCount(workload.ops) : '',
+        database.id,
+        statusWord(f) + (f.status === 'failed' && f.reason ? `: ${f.reason}` : ''),
+        passed ? String(f.runs) : '',
+        passed ? formatMs(f.medianMs) : '',
+        passed && f.ci ? `${formatMs(f.ci.lowMs)} – ${formatMs(f.ci.highMs)}` : passed ? 'n/a (one run)' : '',
+        passed && f.opsPerSec !== null ? formatCount(f.opsPerSec) : '',
+        passed && f.latencyMs ? formatMs(f.latencyMs.p50) : '',
+        passed && f.latencyMs ? formatMs(f.latencyMs.p99) : '',
+        workload.compared ? (passed ? normalisedCell(f, database.id === report.baseline.id, baselinePassed) : '') : (passed ? `${markers(f).trim()}` : ''),
+      ]);
+    });
+  }
+  return rows;
+}
+
+const DETAIL_HEADER = ['workload', 'ops/run', 'database', 'status', 'runs', 'median ms', '95% CI ms', 'ops/s', 'p50 ms', 'p99 ms', 'vs baseline'];
+const DETAIL_NUMERIC = [1, 4, 5, 6, 7, 8, 9];
+
+function resources(report) {
+  return {
+    kind: 'table', id: 'resources', title: 'Server memory and CPU during the suite, import time and size on disk',
+    header: ['database', 'server peak RSS', 'server mean RSS', 'server peak CPU', 'import', 'on disk after import'],
+    numeric: [1, 2, 3, 4, 5],
+    rows: report.databases.map((d) => [
+      d.id, orNa(d.server.rssPeakBytes, formatBytes), orNa(d.server.rssMeanBytes, formatBytes),
+      orNa(d.server.cpuPeakPct, (pct) => `${pct.toFixed(0)}%`), orNa(d.import.ms, seconds), orNa(d.import.diskBytes, formatBytes),
+    ]),
+  };
+}
+
+const several = (values, format) => values.map((value) => (value === null ? 'n/a' : format(value))).join(' | ');
+
+function reproducibility(report) {
+  return {
+    kind: 'list', id: 'reproducibility', title: 'Reproducibility',
+    items: report.databases.map((d) => {
+      const r = d.reproducibility;
+      return {
+        label: `${d.id} (${d.name})`,
+        lines: [
+          `version: ${several(r.dbVersion, String)}`,
+          `driver: ${several(r.driver, (driver) => `${driver.name} ${driver.version ?? ''}`.trim())}`,
+          `dataset: ${several(r.dataset, (ds) => `${ds.id} (${ds.scale}, seed ${ds.seed})`)}`,
+          `config: ${several(r.config, (c) => `concurrency ${c.concurrency}, ${c.runs} runs${c.preset ? `, preset ${c.preset}` : ''}`)}`,
+          `harness: ${several(r.harness, (h) => `${h.name} ${h.version}${h.commit ? ` (${h.commit.slice(0, 12)})` : ' (no git commit)'}`)}`,
+          `server settings: ${several(r.settings, (s) => (Object.keys(s).length > 0 ? Object.entries(s).map(([k, v]) => `${k}=${v}`).join(', ') : 'none recorded'))}`,
+          `machine: ${several(r.machine, (m) => `${m.cpu}, ${m.cores} cores, ${formatBytes(m.memoryBytes)} RAM, ${m.os}, node ${m.node}${m.hostname ? `, host ${m.hostname}` : ''}`)}`,
+          `files: ${d.files.join(', ')}`,
+        ],
+      };
+    }),
+  };
+}
+
+function legend(report) {
+  return {
+    kind: 'list', id: 'legend', title: 'Legend',
+    items: [
+      { label: MARK_NOT_SIGNIFICANT, lines: [`not significant: the ${report.statistics.interval.level * 100}% interval of the median overlaps the baseline's (or a side has a single run, so no interval); the difference may be noise`] },
+      { label: MARK_CLIENT_BOUND, lines: ['client was the bottleneck: in at least one run the harness process itself used more than 85% of a core, so the figure may understate the database'] },
+      { label: 'failed', lines: ['a wrong answer or an error in at least one run: no time is given'] },
+      { label: 'unsupported', lines: ['the adapter does not implement the operation'] },
+      { label: 'not run', lines: ['the workload is not in the given files, or the run was interrupted before it'] },
+      { label: 'n/a', lines: ['not measured in the given files'] },
+      { label: '95% CI', lines: [`${report.statistics.interval.method} (${formatCount(report.statistics.interval.resamples)} resamples, seed ${report.statistics.interval.seed})`] },
+    ],
+  };
+}
+
+export function reportBlocks(report) {
+  const compared = report.workloads.filter((w) => w.compared);
+  const separate = report.workloads.filter((w) => !w.compared);
+  const blocks = [
+    {
+      kind: 'text', id: 'summary', title: 'db-shootout report',
+      lines: [
+        `dataset: ${datasetLine(report)}`,
+        `databases: ${report.databases.map((d) => d.id).join(', ')}`,
+        `baseline: ${report.baseline.id} (${report.baseline.reason})`,
+      ],
+    },
+    matrix(report),
+    { kind: 'table', id: 'workloads', title: 'Workloads', header: DETAIL_HEADER, numeric: DETAIL_NUMERIC, rows: detailRows(report, compared) },
+  ];
+  if (separate.length > 0) {
+    blocks.push({
+      kind: 'table', id: 'not-compared', title: `Not compared (${separate.map((w) => w.name).join(', ')}: reported, never normalised)`,
+      header: DETAIL_HEADER.slice(0, -1).concat(''), numeric: DETAIL_NUMERIC, rows: detailRows(report, separate),
+    });
+  }
+  blocks.push(resources(report), reproducibility(report), legend(report));
+  if (report.warnings.length > 0) blocks.push({ kind: 'list', id: 'warnings', title: 'Warnings', items: report.warnings.map((w) => ({ label: 'warning', lines: [w] })) });
+  return blocks;
+}

@@ -1,0 +1,110 @@
+// The report's data model (documented in results/README.md): every figure the formats print, computed once.
+// The same documents and flags give the same model, so every format of a report is reproducible.
+import { BOOTSTRAP } from '../bootstrap.js';
+import { distinct, groupByDatabase, isCompared, poolDatabase, workloadNames } from './aggregate.js';
+import { ReportErrorCodes, reportError } from './errors.js';
+import { chooseBaseline, normaliseWorkload } from './normalise.js';
+
+export const REPORT_SCHEMA = 'db-shootout/report@1';
+export const STATISTICS = Object.freeze({
+  centre: 'median of the valid runs (every run of every given file of the database)',
+  interval: { method: 'percentile bootstrap of the median', level: BOOTSTRAP.level, resamples: BOOTSTRAP.resamples, seed: BOOTSTRAP.seed },
+  significance: 'a database differs from the baseline when the two 95% intervals do not overlap',
+  normalised: 'median time / the baseline\'s median time × 100 (lower is faster)',
+});
+
+function describeDataset(result) {
+  const { id, name = null, scale = null, seed = null, profiles = null, relations = null } = result.dataset;
+  return { id, name, scale, seed, profiles, relations };
+}
+
+function fileList(documents) {
+  return documents.map(({ file }) => file).join(', ');
+}
+
+// The documents must describe the same work: one dataset, and the same operations per run in each workload
+// (a preset can shorten a workload). Otherwise a percentage compares different work; --allow-mixed turns the
+// refusal into a warning.
+export function checkSameWork(documents, names, { allowMixed }, warnings) {
+  const problems = [];
+  const datasetIds = distinct(documents.map(({ result }) => result.dataset.id));
+  if (datasetIds.length > 1) {
+    problems.push(`the results are of ${datasetIds.length} different datasets: ${datasetIds.map((id) => `${id} (${fileList(documents.filter(({ result }) => result.dataset.id === id))})`).join('; ')}`);
+  }
+  for (const name of names) {
+    const counts = distinct(documents.map(({ result }) => result.workloads[name]?.ops).filter((ops) => ops > 0));
+    if (counts.length > 1) problems.push(`${name} ran ${counts.join(' / ')} operations per run in different files`);
+  }
+  if (problems.length === 0) return;
+  if (!allowMixed) {
+    throw reportError(ReportErrorCodes.MIXED_DATASETS, `${problems.join('; ')}. Results of different work are not comparable; pass --allow-mixed to report them anyway, with a warning`);
+  }
+  warnings.push(...problems.map((problem) => `${problem}: the figures do not compare the same work (--allow-mixed)`));
+}
+
+function machineOf(result) {
+  const { cpu = null, cores = null, memoryBytes = null, os = null, hostname = null } = result.environment ?? {};
+  return { cpu, cores, memoryBytes, os, hostname };
+}
+
+function consistencyWarnings(documents, groups, warnings) {
+  const machines = distinct(documents.map(({ result }) => machineOf(result)));
+  if (machines.length > 1) {
+    warnings.push(`the results come from ${machines.length} different machines (${machines.map((m) => `${m.hostname}: ${m.cpu}, ${m.cores} cores`).join('; ')}): differences between databases include differences between machines`);
+  }
+  const concurrency = distinct(documents.map(({ result }) => result.config?.concurrency ?? null));
+  if (concurrency.length > 1) warnings.push(`the results were run at different concurrencies (${concurrency.join(', ')})`);
+  const harnesses = distinct(documents.map(({ result }) => result.harness && `${result.harness.version} ${result.harness.commit ?? ''}`.trim()));
+  if (harnesses.length > 1) warnings.push(`the results come from different harness versions (${harnesses.join('; ')})`);
+  for (const [id, group] of groups) {
+    const versions = distinct(group.map(({ result }) => result.db.version ?? null));
+    if (versions.length > 1) warnings.push(`${id} was run in ${versions.length} versions (${versions.join(', ')}); its runs are pooled`);
+  }
+  for (const { file, result } of documents) {
+    if (result.complete === false && Object.keys(result.workloads).length > 0) {
+      warnings.push(`${file} is incomplete (${result.interrupted ? 'interrupted' : result.error?.message ?? 'stopped early'}); its completed runs are used`);
+    }
+  }
+}
+
+function orderDatabases(databases, baselineId) {
+  return [...databases.filter((d) => d.id === baselineId), ...databases.filter((d) => d.id !== baselineId)];
+}
+
+// `documents`: [{ file, result }] from load.js. Options: `baseline` (a database id), `allowMixed`.
+export function buildReport(documents, { baseline: requested, allowMixed = false } = {}) {
+  const warnings = [];
+  const names = workloadNames(documents);
+  checkSameWork(documents, names, { allowMixed }, warnings);
+  const groups = groupByDatabase(documents);
+  consistencyWarnings(documents, groups, warnings);
+  const pooled = [...groups.entries()].map(([id, group]) => poolDatabase(id, group, names));
+  const comparedNames = names.filter((name) => isCompared(name, documents));
+  const baseline = chooseBaseline(pooled, comparedNames, requested);
+  const databases = orderDatabases(pooled, baseline.id);
+
+  const workloads = names.map((name) => {
+    const compared = isCompared(name, documents);
+    const results = Object.fromEntries(databases.map((database) => [database.id, database.workloads[name]]));
+    const description = documents.map(({ result }) => result.workloads[name]?.description).find(Boolean) ?? null;
+    const ops = Math.max(0, ...Object.values(results).map((figures) => figures.ops ?? 0)) || null;
+    return {
+      name, compared, description, ops,
+      results: compared ? normaliseWorkload(results, baseline.id)
+        : Object.fromEntries(Object.entries(results).map(([id, figures]) => [id, { ...figures, normalisedPct: null, significant: null }])),
+    };
+  });
+  if (workloads.some((workload) => Object.values(workload.results).some((figures) => figures.clientBound))) {
+    warnings.push('in some workloads the harness itself was the bottleneck (marked !): those figures may understate the database');
+  }
+
+  return {
+    schema: REPORT_SCHEMA,
+    statistics: STATISTICS,
+    baseline,
+    datasets: distinct(documents.map(({ result }) => describeDataset(result))),
+    databases: databases.map(({ workloads: _, ...database }) => database),
+    workloads,
+    warnings,
+  };
+}

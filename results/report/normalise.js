@@ -1,0 +1,55 @@
+// The figure of the published nosql-tests charts: each database's median time as a percentage of the
+// baseline database's median on the same workload (baseline = 100%, lower is faster), and whether the
+// difference is shown at all by the runs (the two medians' confidence intervals do not overlap).
+import { intervalsOverlap } from '../bootstrap.js';
+import { ReportErrorCodes, reportError } from './errors.js';
+
+// The reference of the published charts.
+export const PREFERRED_BASELINE = 'arangodb';
+
+const round1 = (value) => Math.round(value * 10) / 10;
+
+function passedCompared(database, comparedNames) {
+  return comparedNames.filter((name) => database.workloads[name]?.status === 'passed').length;
+}
+
+// { id, reason }: --baseline when given (it must be in the results), else ArangoDB when present, else the
+// database that passed the most compared workloads, ties broken by id, so the choice never depends on the
+// order of the files.
+export function chooseBaseline(databases, comparedNames, requested) {
+  const ids = databases.map((database) => database.id);
+  if (requested !== undefined && requested !== null) {
+    if (!ids.includes(requested)) {
+      throw reportError(ReportErrorCodes.BASELINE, `--baseline ${requested}: no result of that database was given; the results hold ${ids.join(', ')}`);
+    }
+    return { id: requested, reason: `named with --baseline` };
+  }
+  if (ids.includes(PREFERRED_BASELINE)) return { id: PREFERRED_BASELINE, reason: 'ArangoDB, the reference of the published nosql-tests charts' };
+  const ranked = databases
+    .map((database) => ({ id: database.id, passed: passedCompared(database, comparedNames) }))
+    .sort((a, b) => b.passed - a.passed || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const [best] = ranked;
+  const tied = ranked.filter((entry) => entry.id !== best.id && entry.passed === best.passed).map((entry) => entry.id);
+  return {
+    id: best.id,
+    reason: `ArangoDB is not in these results; ${best.id} passed the most compared workloads (${best.passed} of ${comparedNames.length})`
+      + (tied.length > 0 ? `, as many as ${tied.join(', ')}; the first by id is taken` : ''),
+  };
+}
+
+// `results`: { [databaseId]: { status, medianMs, ci } } of one workload. Adds to each database's figures
+// `normalisedPct` (null without a passed time of its own and of the baseline) and `significant`: true when
+// the intervals are apart, false when they overlap or either database has fewer than two runs (no interval),
+// null for the baseline itself and where there is no percentage.
+export function normaliseWorkload(results, baselineId) {
+  const baseline = results[baselineId];
+  const baselinePassed = baseline?.status === 'passed' && baseline.medianMs > 0;
+  return Object.fromEntries(Object.entries(results).map(([id, figures]) => {
+    if (figures.status !== 'passed' || !baselinePassed) return [id, { ...figures, normalisedPct: null, significant: null }];
+    if (id === baselineId) return [id, { ...figures, normalisedPct: 100, significant: null }];
+    const apart = figures.ci && baseline.ci
+      ? !intervalsOverlap({ low: figures.ci.lowMs, high: figures.ci.highMs }, { low: baseline.ci.lowMs, high: baseline.ci.highMs })
+      : false;
+    return [id, { ...figures, normalisedPct: round1((figures.medianMs / baseline.medianMs) * 100), significant: apart }];
+  }));
+}
