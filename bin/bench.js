@@ -62,6 +62,7 @@ await yargs(hideBin(process.argv))
       out: { type: 'string', default: DEFAULT_OUT_DIR, describe: 'directory for result files' },
       ...connectionOptions,
       'restart-cmd': { type: 'string', describe: 'shell command that restarts the server between runs' },
+      'server-pid': { type: 'number', describe: 'pid of the database server on this machine: its process tree\'s CPU and memory are sampled during the runs (automatic for a server `bench server` started)' },
       'stall-timeout': { type: 'number', default: 60, describe: 'seconds without any completed operation before a workload is declared stalled' },
       reimport: { type: 'boolean', default: false, describe: 'import the dataset again even when the database already holds it' },
       preset: { type: 'string', choices: presetNames(), describe: 'the parameters of a published run: fixes --scale, --runs and --concurrency (see README, "Reproducing a published run")' },

@@ -1,7 +1,7 @@
 // Flags shared by the commands, and the checks that turn bad values into usage errors (exit code 2).
 import { usageError, BenchError, ErrorCodes } from '../core/errors.js';
 import { defaultCacheDir } from '../core/paths.js';
-import { runningServer } from '../server/state.js';
+import { isAlive, runningServer } from '../server/state.js';
 import { SCALES, DEFAULT_SEED } from '../datasets/scales.js';
 import { WORKLOADS, WORKLOAD_NAMES } from '../workloads/suite.js';
 
@@ -41,6 +41,7 @@ export function checkCommon(argv) {
   if (argv['connect-timeout'] !== undefined && !(argv['connect-timeout'] > 0)) {
     throw usageError(`--connect-timeout must be a positive number of seconds, got ${argv['connect-timeout']}`);
   }
+  if (argv['server-pid'] !== undefined) positiveInteger('server-pid', argv['server-pid']);
   if (argv.namespace !== undefined && !/^[A-Za-z][A-Za-z0-9_]{0,30}$/.test(argv.namespace)) {
     throw usageError(`--namespace must be a letter followed by up to 30 letters, digits or underscores, got "${argv.namespace}"`);
   }
@@ -88,6 +89,25 @@ export function adapterOptions(description, argv) {
     concurrency: argv.concurrency,
     connectTimeoutMs: Math.round(argv['connect-timeout'] * 1000),
     dataDir: argv['cache-dir'],
+  };
+}
+
+// The local server process whose CPU and memory a run samples: the one --server-pid names, else the one
+// `bench server` runs when the connection goes to it (as adapterOptions decides), else null.
+export function serverProcess(description, argv) {
+  const pid = argv['server-pid'];
+  if (pid !== undefined) {
+    if (description.kind === 'embedded') {
+      throw usageError(`--server-pid names a server process, but ${description.name} runs inside the harness`);
+    }
+    if (!isAlive(pid)) throw usageError(`--server-pid ${pid}: no such process`);
+    return { pid, source: '--server-pid', dataDir: null };
+  }
+  const local = description.server && argv.host === undefined && argv.port === undefined
+    ? runningServer(argv['cache-dir'], description.server) : null;
+  if (!local) return null;
+  return {
+    pid: local.pid, source: 'bench server', dataDir: local.dataDir ?? null, family: description.server, cacheDir: argv['cache-dir'],
   };
 }
 

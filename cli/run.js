@@ -7,7 +7,7 @@ import { formatTable } from '../results/table.js';
 import { resultFileName, writeResult } from '../results/write.js';
 import { runBenchmark } from '../runner/run.js';
 import { getPreset, limitDataset } from '../workloads/presets.js';
-import { adapterOptions, connectionRecord, selectWorkloads } from './options.js';
+import { adapterOptions, connectionRecord, selectWorkloads, serverProcess } from './options.js';
 import { createProgress } from './progress.js';
 import { ExitCodes } from './exit-codes.js';
 
@@ -50,6 +50,7 @@ async function execute(rawArgv, { stdout, importOnly }) {
   });
   const dataset = limitDataset(prepared, preset?.limits);
   const options = adapterOptions(description, argv);
+  const server = serverProcess(description, argv);
   const config = {
     concurrency: argv.concurrency,
     runs: importOnly ? 0 : argv.runs,
@@ -70,6 +71,7 @@ async function execute(rawArgv, { stdout, importOnly }) {
     result = await runBenchmark({
       description, adapterOptions: options, dataset, workloads, config, signal, progress, onUpdate,
       reimport: importOnly || argv.reimport, command: `bench ${process.argv.slice(2).join(' ')}`,
+      server,
     });
   } catch (error) {
     if (file) error.message += `\nthe ${importOnly ? 'import' : 'runs'} completed so far ${importOnly ? 'is' : 'are'} in ${file}`;

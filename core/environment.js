@@ -6,6 +6,16 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
+// The CPU quota of this process's cgroup (v2), in cores; null when there is none or it cannot be read.
+function cgroupCpuLimit() {
+  try {
+    const [quota, period] = readFileSync('/sys/fs/cgroup/cpu.max', 'utf8').trim().split(' ');
+    return quota === 'max' ? null : Math.round((Number(quota) / Number(period)) * 100) / 100;
+  } catch {
+    return null;
+  }
+}
+
 export function environment() {
   const cpus = os.cpus();
   return {
@@ -15,6 +25,15 @@ export function environment() {
     cores: cpus.length,
     memoryBytes: os.totalmem(),
     hostname: os.hostname(),
+    platform: os.platform(),
+    kernel: os.release(),
+    arch: os.arch(),
+    // The cores this process may use (CPU affinity), which a container can set below `cores`.
+    availableCores: os.availableParallelism(),
+    cpuQuotaCores: cgroupCpuLimit(),
+    // Other work on the machine when the invocation started: on a shared machine it explains slow runs.
+    loadAverage: os.loadavg().map((load) => Math.round(load * 100) / 100),
+    freeMemoryBytes: os.freemem(),
   };
 }
 

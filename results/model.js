@@ -2,12 +2,14 @@
 // field in results/README.md. It is built up while the benchmark runs and written after every run, so
 // an interrupted invocation still leaves its completed runs behind.
 import { environment, harness } from '../core/environment.js';
+import { suiteResources, workloadResources } from '../resources/summary.js';
 import { summarizeRuns } from './stats.js';
 
 export const RESULT_SCHEMA = 'db-shootout/result@1';
 const MAX_EXAMPLES = 5;
 
-export function createResult({ db, dataset, config, command }) {
+// `server`: the local server process whose resources are sampled ({ pid, source }), or null.
+export function createResult({ db, dataset, config, command, server = null }) {
   return {
     schema: RESULT_SCHEMA,
     harness: harness(),
@@ -19,6 +21,7 @@ export function createResult({ db, dataset, config, command }) {
     config,
     environment: environment(),
     import: null,
+    resources: suiteResources(server, {}),
     complete: false,
     interrupted: false,
     error: null,
@@ -38,6 +41,7 @@ export function addWorkload(result, workload, supported) {
       ops: 0,
       runs: [],
       summary: null,
+      resources: null,
       failures: [],
     }
     : {
@@ -50,10 +54,11 @@ export function addWorkload(result, workload, supported) {
       ops: 0,
       runs: [],
       summary: null,
+      resources: null,
     };
 }
 
-// A run that answered wrongly or failed keeps no time: only what went wrong.
+// A run that answered wrongly or failed keeps no time: only what went wrong, and what it used.
 export function recordRun(result, name, run) {
   const entry = result.workloads[name];
   entry.ops = run.ops;
@@ -66,9 +71,12 @@ export function recordRun(result, name, run) {
       errors: 0,
       latencyMs: run.latencyMs,
       histogram: run.histogram,
+      resources: run.resources ?? null,
     });
   } else {
-    entry.runs.push({ run: run.run, valid: false, errors: run.errors, failed: run.failed, reason: run.reason });
+    entry.runs.push({
+      run: run.run, valid: false, errors: run.errors, failed: run.failed, reason: run.reason, resources: run.resources ?? null,
+    });
     for (const example of run.examples) {
       if (entry.failures.length < MAX_EXAMPLES) entry.failures.push({ run: run.run, ...example });
     }
@@ -76,6 +84,8 @@ export function recordRun(result, name, run) {
   entry.valid = entry.runs.every((r) => r.valid);
   entry.status = entry.valid ? 'passed' : 'failed';
   entry.summary = entry.valid ? summarizeRuns(entry.runs.map((r) => r.ms)) : null;
+  entry.resources = workloadResources(entry.runs);
+  result.resources = suiteResources(result.resources.server, result.workloads);
 }
 
 export function finishResult(result, { complete, interrupted = false, error = null }) {

@@ -1,4 +1,5 @@
 // The readable summary of one result document, for the terminal.
+import { CLIENT_BOUND_CPU_PCT } from '../resources/client.js';
 
 function formatMs(ms) {
   if (ms >= 100) return ms.toFixed(0);
@@ -11,6 +12,33 @@ function medianRun(entry) {
   return sorted[Math.floor((sorted.length - 1) / 2)];
 }
 
+const CLIENT_BOUND = 'client-bound *';
+
+function formatBytes(bytes) {
+  if (bytes >= 1024 ** 3) return `${(bytes / 1024 ** 3).toFixed(2)} GiB`;
+  return `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
+}
+
+function diskNote(entry) {
+  if (typeof entry.diskBytes !== 'number') return '';
+  return `; ${formatBytes(entry.diskBytes)} on disk${entry.diskScope === 'data directory' ? ' (the whole data directory)' : ''}`;
+}
+
+// The server's and the harness's use of CPU and memory over the runs, in one line.
+function resourcesLine(resources, db) {
+  const parts = [];
+  const { server, client } = resources;
+  if (server && typeof server.rssPeakBytes === 'number') {
+    parts.push(`server (${server.source}, pid ${server.pid}) peak ${formatBytes(server.rssPeakBytes)} resident, `
+      + `CPU peak ${server.cpuPeakPct}% mean ${server.cpuMeanPct}%`);
+  }
+  if (typeof client.cpuPeakPct === 'number') {
+    parts.push(`harness${db.kind === 'embedded' ? ` (with ${db.name} inside)` : ''} CPU peak ${client.cpuPeakPct}%, `
+      + (typeof client.eventLoopDelayP99MaxMs === 'number' ? `event-loop delay p99 up to ${formatMs(client.eventLoopDelayP99MaxMs)} ms` : ''));
+  }
+  return parts.length > 0 ? `resources: ${parts.join('; ')} (100% = one core)` : null;
+}
+
 function row(name, entry) {
   if (!entry.supported) return [name, 'unsupported', '', '', '', '', '', '', ''];
   if (entry.status !== 'passed') {
@@ -20,7 +48,8 @@ function row(name, entry) {
   const run = medianRun(entry);
   return [
     name, 'ok', String(entry.ops), formatMs(entry.summary.medianMs), String(Math.round((entry.ops / entry.summary.medianMs) * 1000)),
-    formatMs(run.latencyMs.p50), formatMs(run.latencyMs.p99), entry.runs.length > 1 ? formatMs(entry.summary.stdevMs) : '', '',
+    formatMs(run.latencyMs.p50), formatMs(run.latencyMs.p99), entry.runs.length > 1 ? formatMs(entry.summary.stdevMs) : '',
+    entry.resources?.clientBound ? CLIENT_BOUND : '',
   ];
 }
 
@@ -41,15 +70,24 @@ export function formatTable(result) {
   lines.push(`${db.name} ${db.version} · dataset ${dataset.name} ${dataset.scale} (${dataset.profiles} profiles, ${dataset.relations} relations, seed ${dataset.seed}) · concurrency ${config.concurrency}${db.execution === 'serial' ? ' (serial driver: one operation at a time)' : ''} · ${config.runs} run${config.runs === 1 ? '' : 's'}`);
   if (result.import) {
     lines.push(result.import.reused
-      ? `import: reused the data imported at ${result.import.importedAt}`
-      : `import: ${formatMs(result.import.ms / 1000)} s (profiles ${result.import.profilesPerSec}/s, relations ${result.import.relationsPerSec}/s, indexes ${formatMs(result.import.indexesMs / 1000)} s)`);
+      ? `import: reused the data imported at ${result.import.importedAt}${diskNote(result.import)}`
+      : `import: ${formatMs(result.import.ms / 1000)} s (profiles ${result.import.profilesPerSec}/s, relations ${result.import.relationsPerSec}/s, indexes ${formatMs(result.import.indexesMs / 1000)} s)${diskNote(result.import)}`);
   }
+  const usage = result.resources && resourcesLine(result.resources, db);
+  if (usage) lines.push(usage);
   lines.push('');
   lines.push(...align([header, ...compared]));
   if (separate.length > 0) {
     lines.push('');
     lines.push('not compared:');
     lines.push(...align([header, ...separate]).slice(1));
+  }
+  if (Object.values(result.workloads).some((entry) => entry.status === 'passed' && entry.resources?.clientBound)) {
+    lines.push('');
+    lines.push(`* client-bound: in at least one run the harness used more than ${CLIENT_BOUND_CPU_PCT}% of one core, so the `
+      + (db.kind === 'embedded'
+        ? `limit was that core, which ${db.name} shares with the harness as it runs inside it`
+        : 'limit may be the client or its driver rather than the database'));
   }
   const failures = Object.entries(result.workloads).filter(([, entry]) => entry.failures?.length > 0);
   for (const [name, entry] of failures) {

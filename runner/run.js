@@ -10,6 +10,8 @@ import { loadExpected } from '../workloads/expected.js';
 import { isSupported } from '../workloads/suite.js';
 import { addWorkload, createResult, finishResult, recordRun } from '../results/model.js';
 import { summarizeLatencies } from '../results/stats.js';
+import { measureDisk } from '../resources/disk.js';
+import { measureRun, measureServer } from '../resources/measure.js';
 import { execute } from './execute.js';
 import { restartServer } from './restart.js';
 
@@ -61,10 +63,12 @@ async function describeDb(description, adapter) {
   };
 }
 
-async function runWorkload({ workload, adapter, inputs, expected, config, signal, progress, run }) {
+// `usage.resources` receives what the run used while its operations ran, even when the run then throws.
+async function runWorkload({ workload, adapter, inputs, expected, config, signal, progress, run, server, usage }) {
   const bar = progress?.bar(`run ${run}/${config.runs} ${workload.name}`, inputs.length);
   if (workload.setup) await workload.setup(adapter);
   let outcome;
+  const meter = await measureRun(server);
   try {
     outcome = await execute({
       inputs,
@@ -76,11 +80,12 @@ async function runWorkload({ workload, adapter, inputs, expected, config, signal
       onProgress: bar ? (done) => bar.update(done) : undefined,
     });
   } finally {
+    usage.resources = await meter.stop();
     bar?.stop();
   }
   if (outcome.aborted) return null;
 
-  const record = { run, ops: inputs.length, ms: outcome.wallMs };
+  const record = { run, ops: inputs.length, ms: outcome.wallMs, resources: usage.resources };
   if (outcome.errors.length > 0) {
     const stopped = outcome.completed < inputs.length ? `; stopped after ${outcome.completed} operations` : '';
     record.valid = false;
@@ -106,15 +111,33 @@ async function runWorkload({ workload, adapter, inputs, expected, config, signal
   return record;
 }
 
-function failedRecord(run, error) {
+function failedRecord(run, error, resources) {
   return {
-    run, ops: 0, valid: false, errors: 1, failed: 1, reason: error.message,
+    run, ops: 0, valid: false, errors: 1, failed: 1, reason: error.message, resources,
     examples: [{ input: null, problem: `error: ${error.message}` }],
   };
 }
 
+// The import's timings, the size of what it left on disk (also when it was reused) and, for a fresh import,
+// what the server used meanwhile.
+async function importMeasured({ adapter, description, options, dataset, reimport, progress, server }) {
+  const meter = await measureServer(server);
+  let imported;
+  let serverUsage;
+  try {
+    imported = await importDataset({ adapter, description, options, dataset, force: reimport, progress });
+  } finally {
+    serverUsage = await meter.stop();
+  }
+  const disk = await measureDisk({ adapter, dataDir: server?.dataDir, log: progress?.log });
+  return { ...imported, ...disk, resources: imported.reused ? null : { server: serverUsage } };
+}
+
+// `server`: the local server process to sample ({ pid, source, dataDir, and for source 'bench server' its
+// family and cacheDir }), or null.
 export async function runBenchmark({
   description, adapterOptions, dataset, workloads, config, command, signal, progress, onUpdate = () => {}, reimport = false,
+  server = null,
 }) {
   const setupAdapter = await connectAdapter(description, adapterOptions);
   let result;
@@ -124,10 +147,11 @@ export async function runBenchmark({
       dataset: describeDataset(dataset),
       config,
       command,
+      server: server && { pid: server.pid, source: server.source },
     });
     for (const workload of workloads) addWorkload(result, workload, isSupported(description, workload));
-    result.import = await importDataset({
-      adapter: setupAdapter, description, options: adapterOptions, dataset, force: reimport, progress,
+    result.import = await importMeasured({
+      adapter: setupAdapter, description, options: adapterOptions, dataset, reimport, progress, server,
     });
   } finally {
     await setupAdapter.close();
@@ -149,12 +173,13 @@ export async function runBenchmark({
         for (const workload of supported) {
           if (signal?.aborted) break;
           let record;
+          const usage = { resources: null };
           try {
             record = await runWorkload({
-              workload, adapter, inputs: inputs.get(workload.name), expected, config, signal, progress, run,
+              workload, adapter, inputs: inputs.get(workload.name), expected, config, signal, progress, run, server, usage,
             });
           } catch (error) {
-            recordRun(result, workload.name, failedRecord(run, error));
+            recordRun(result, workload.name, failedRecord(run, error, usage.resources));
             // A stalled server will stall every following workload too.
             if (error.code === ErrorCodes.TIMEOUT) throw error;
             continue;

@@ -76,6 +76,20 @@ export class ArangoAdapter {
     return settings;
   }
 
+  // The RocksDB engine's figures of every collection of the namespace's database (documentsSize and
+  // indexes.size, both estimates); null when the server reports no such figures. Written against the
+  // documented API; not verified against a live server.
+  async diskUsage() {
+    const names = (await this.#namespace.listCollections(true)).map(({ name }) => name);
+    let bytes = 0;
+    for (const name of names) {
+      const { figures } = await this.#collection(name).figures();
+      if (!Number.isFinite(figures?.documentsSize) || !Number.isFinite(figures?.indexes?.size)) return null;
+      bytes += figures.documentsSize + figures.indexes.size;
+    }
+    return bytes;
+  }
+
   // Fills the in-memory index caches the server keeps (the edge cache of relations), then reads every profile
   // document whole.
   async warmup() {

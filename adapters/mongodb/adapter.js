@@ -60,6 +60,13 @@ export class MongoAdapter {
     return readSettings(this.#admin);
   }
 
+  // dbStats of the namespace's database: the space WiredTiger allocated to its collections and indexes.
+  // Written against the documented command; not verified against a live server.
+  async diskUsage() {
+    const { storageSize, indexSize } = await this.#db.command({ dbStats: 1 });
+    return Number.isFinite(storageSize) && Number.isFinite(indexSize) ? storageSize + indexSize : null;
+  }
+
   // Reads every profile document in full and every entry of the three indexes, which brings them into the
   // WiredTiger cache as far as it holds them.
   async warmup() {

@@ -93,6 +93,15 @@ export class PostgresAdapter {
     ));
   }
 
+  // Tables, their indexes and TOAST, of the namespace's schema only.
+  async diskUsage() {
+    const [[bytes]] = await this.#rows(`
+      SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint::text
+      FROM pg_class AS c JOIN pg_namespace AS n ON n.oid = c.relnamespace
+      WHERE n.nspname = $1 AND c.relkind IN ('r', 'm')`, [this.#names.schema]);
+    return Number(bytes);
+  }
+
   // Reads every profile row (whole-row values are flattened, which fetches TOASTed values too) and every entry
   // of the three indexes: with sequential and bitmap scans off, each count is a full index-only scan.
   async warmup() {

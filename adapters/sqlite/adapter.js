@@ -78,6 +78,18 @@ export class SqliteAdapter {
     };
   }
 
+  // The pages of the namespace's tables and their indexes (dbstat), not the file: one file holds every
+  // namespace. Pages on the freelist belong to nobody and are not counted.
+  async diskUsage() {
+    const names = this.#statement(namespaceObjectsSql(this.#tables)).all().map(({ name }) => name);
+    if (names.length === 0) return 0;
+    const placeholders = names.map(() => '?').join(', ');
+    return this.#statement(`
+      SELECT coalesce(sum(pgsize), 0) FROM dbstat('main', 1)
+      WHERE name IN (SELECT name FROM main.sqlite_schema WHERE tbl_name IN (${placeholders}))
+    `).pluck().get(...names);
+  }
+
   async warmup() {
     const { profiles, relations, relationsFrom, relationsTo } = this.#tables;
     // length() of TEXT reads every document, overflow pages included. The graph queries read only the two

@@ -1,0 +1,59 @@
+// The harness measuring itself during a run: its CPU (every thread of this process: JavaScript, the driver's
+// native code, garbage collection; with an embedded database, the database too) and how late its event loop
+// ran. A client that keeps a core busy is the limit of the run, whatever the database could do.
+import { createHistogram, performance } from 'node:perf_hooks';
+
+// Above this share of one core the harness itself is the likely bottleneck; the run is flagged client-bound.
+export const CLIENT_BOUND_CPU_PCT = 85;
+// A shorter run is not flagged: its CPU share is that of a handful of operations and their fixed costs.
+export const CLIENT_BOUND_MIN_MS = 100;
+// The period of the timer whose lateness is the event-loop delay.
+export const LOOP_RESOLUTION_MS = 10;
+
+const round1 = (value) => Math.round(value * 10) / 10;
+const round3 = (value) => Math.round(value * 1000) / 1000;
+
+export function isClientBound(cpuPct, wallMs) {
+  return typeof cpuPct === 'number' && cpuPct > CLIENT_BOUND_CPU_PCT && wallMs >= CLIENT_BOUND_MIN_MS;
+}
+
+export function cpuPercent(usage, wallMs) {
+  return wallMs > 0 ? round1((((usage.user + usage.system) / 1000) / wallMs) * 100) : null;
+}
+
+// The lateness of a timer that should fire every LOOP_RESOLUTION_MS, in a histogram of microseconds. Unlike
+// perf_hooks.monitorEventLoopDelay this also counts the stall still going on when the run ends: a synchronous
+// driver (better-sqlite3) holds the loop for a whole run, and its timer would only fire after the run.
+function loopDelays() {
+  const delays = createHistogram();
+  const record = (ms) => delays.record(Math.max(1, Math.round(ms * 1000)));
+  let last = performance.now();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    record(now - last - LOOP_RESOLUTION_MS);
+    last = now;
+  }, LOOP_RESOLUTION_MS);
+  timer.unref();
+  return {
+    // The 99th percentile in ms.
+    stop() {
+      clearInterval(timer);
+      record(performance.now() - last - LOOP_RESOLUTION_MS);
+      return delays.percentile(99) / 1000;
+    },
+  };
+}
+
+export function meterClient() {
+  const loop = loopDelays();
+  const begin = performance.now();
+  const usage = process.cpuUsage();
+  return {
+    // { cpuPct, eventLoopDelayP99Ms, wallMs }
+    stop() {
+      const cpu = process.cpuUsage(usage);
+      const wallMs = performance.now() - begin;
+      return { cpuPct: cpuPercent(cpu, wallMs), eventLoopDelayP99Ms: round3(loop.stop()), wallMs };
+    },
+  };
+}

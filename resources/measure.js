@@ -1,0 +1,36 @@
+// One run's resource figures: the server's process tree (when a local server is known) and the harness itself.
+import { runningServer } from '../server/state.js';
+import { isClientBound, meterClient } from './client.js';
+import { sampleTree } from './tree-sampler.js';
+
+// The pid to sample now. A server that `bench server` runs is looked up again before every run, since a
+// --restart-cmd may have started it anew under another pid.
+export function currentServerPid(server) {
+  if (!server) return null;
+  if (server.source === 'bench server') return runningServer(server.cacheDir, server.family)?.pid ?? null;
+  return server.pid;
+}
+
+// Resolves, once the server's baseline is read, with a meter whose stop() resolves with
+// `{ server, client, clientBound }` as recorded in a run.
+export async function measureRun(server) {
+  const pid = currentServerPid(server);
+  const sampler = pid ? sampleTree(pid) : null;
+  await sampler?.ready;
+  const client = meterClient();
+  return {
+    async stop() {
+      const { wallMs, ...clientFigures } = client.stop();
+      const serverFigures = sampler ? await sampler.stop() : null;
+      return { server: serverFigures, client: clientFigures, clientBound: isClientBound(clientFigures.cpuPct, wallMs) };
+    },
+  };
+}
+
+// The server alone, for the import.
+export async function measureServer(server) {
+  const pid = currentServerPid(server);
+  const sampler = pid ? sampleTree(pid) : null;
+  await sampler?.ready;
+  return { stop: async () => (sampler ? sampler.stop() : null) };
+}

@@ -1,0 +1,99 @@
+// Samples the CPU and resident memory of a process tree (a database server and every process it forks)
+// about once a second while a workload runs, plus once at the start and once at the stop, so that even a
+// run shorter than a second has one measured interval. The first reading is the baseline of the CPU times,
+// so the caller waits for it (`await sampler.ready`) before the work to be measured begins. The sampler never throws into the run: a process
+// that has gone ends the sampling, and the summary covers what was seen until then.
+import { clockTicksPerSecond, readTree } from './proc.js';
+
+export const SAMPLE_INTERVAL_MS = 1000;
+// The kernel accounts CPU time in ticks of 10 ms, so the CPU% of a short interval is mostly rounding: only
+// intervals at least this long can set the peak.
+export const MIN_PEAK_INTERVAL_MS = 500;
+
+const round1 = (value) => Math.round(value * 10) / 10;
+
+// CPU time (in ticks) the tree spent between two readings. A process first seen now counts with all of its
+// time, since it started after the previous reading; a process that exited in between counts up to the last
+// reading that saw it. `known` holds the last ticks of every process ever seen.
+export function ticksSince(known, ticks) {
+  let spent = 0;
+  for (const [process, now] of ticks) {
+    spent += Math.max(0, now - (known.get(process) ?? 0));
+    known.set(process, now);
+  }
+  return spent;
+}
+
+export function sampleTree(pid, { intervalMs = SAMPLE_INTERVAL_MS, read = readTree } = {}) {
+  const hz = clockTicksPerSecond();
+  const known = new Map();
+  const totals = { samples: 0, rssPeak: 0, rssSum: 0, ticks: 0, elapsedMs: 0, cpuPeakPct: null };
+  let previousAt = null;
+  let ended = false;
+  let queue = Promise.resolve();
+
+  function record(reading) {
+    totals.samples += 1;
+    totals.rssPeak = Math.max(totals.rssPeak, reading.rssBytes);
+    totals.rssSum += reading.rssBytes;
+    const spent = ticksSince(known, reading.ticks);
+    if (previousAt !== null) {
+      const elapsedMs = reading.at - previousAt;
+      totals.ticks += spent;
+      totals.elapsedMs += elapsedMs;
+      if (elapsedMs >= MIN_PEAK_INTERVAL_MS) {
+        totals.cpuPeakPct = Math.max(totals.cpuPeakPct ?? 0, percent(spent, elapsedMs));
+      }
+    }
+    previousAt = reading.at;
+  }
+
+  function percent(ticks, elapsedMs) {
+    return ((ticks / hz) / (elapsedMs / 1000)) * 100;
+  }
+
+  // Readings are queued, so two never overlap and `known` always moves forward in time.
+  function take() {
+    queue = queue.then(async () => {
+      if (ended) return;
+      let reading = null;
+      try {
+        reading = await read(pid);
+      } catch {
+        // An unreadable /proc is treated like a vanished process.
+      }
+      if (reading) record(reading);
+      else stopTimer();
+    });
+    return queue;
+  }
+
+  const timer = setInterval(take, intervalMs);
+  // Sampling must never keep the process alive.
+  timer.unref();
+  function stopTimer() {
+    ended = true;
+    clearInterval(timer);
+  }
+
+  return {
+    ready: take(),
+    // Takes the closing reading and resolves with the summary, or null when the process was never seen.
+    async stop() {
+      clearInterval(timer);
+      await take();
+      stopTimer();
+      if (totals.samples === 0) return null;
+      const cpuMeanPct = totals.elapsedMs > 0 ? percent(totals.ticks, totals.elapsedMs) : null;
+      const cpuPeakPct = totals.cpuPeakPct ?? cpuMeanPct;
+      return {
+        rssPeakBytes: totals.rssPeak,
+        rssMeanBytes: Math.round(totals.rssSum / totals.samples),
+        cpuPeakPct: cpuPeakPct === null ? null : round1(cpuPeakPct),
+        cpuMeanPct: cpuMeanPct === null ? null : round1(cpuMeanPct),
+        samples: totals.samples,
+        ms: Math.round(totals.elapsedMs),
+      };
+    },
+  };
+}
