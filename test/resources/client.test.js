@@ -1,0 +1,118 @@
+// The harness's own figures and the client-bound flag, on hand-made numbers and on real work; the figures
+// of a workload and of the suite gathered from the runs'.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  CLIENT_BOUND_CPU_PCT, CLIENT_BOUND_MIN_MS, cpuPercent, isClientBound, meterClient,
+} from '../../resources/client.js';
+import { suiteResources, workloadResources } from '../../resources/summary.js';
+import { formatTable } from '../../results/table.js';
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+test('CPU% is the CPU time over the wall time, 100% being one core', () => {
+  assert.equal(cpuPercent({ user: 600_000, system: 300_000 }, 1000), 90);
+  assert.equal(cpuPercent({ user: 1_500_000, system: 500_000 }, 1000), 200);
+  assert.equal(cpuPercent({ user: 10, system: 0 }, 0), null);
+});
+
+test('a run is client-bound above 85% of one core, once it lasted long enough to tell', () => {
+  assert.equal(CLIENT_BOUND_CPU_PCT, 85);
+  assert.equal(isClientBound(85, 5000), false);
+  assert.equal(isClientBound(85.1, 5000), true);
+  assert.equal(isClientBound(140, 5000), true);
+  assert.equal(isClientBound(40, 5000), false);
+  assert.equal(isClientBound(99, CLIENT_BOUND_MIN_MS - 1), false);
+  assert.equal(isClientBound(99, CLIENT_BOUND_MIN_MS), true);
+  assert.equal(isClientBound(null, 5000), false);
+});
+
+test('the client meter sees a busy harness and a blocked event loop, also when the block lasts to the end', () => {
+  const meter = meterClient();
+  const end = Date.now() + 300;
+  while (Date.now() < end);
+  const figures = meter.stop();
+  assert.ok(figures.eventLoopDelayP99Ms >= 250, `p99 ${figures.eventLoopDelayP99Ms} ms`);
+  assert.ok(figures.cpuPct > 0 && figures.wallMs >= 290, JSON.stringify(figures));
+});
+
+test('an idle harness has a small event-loop delay and little CPU', async () => {
+  const meter = meterClient();
+  await sleep(500);
+  const figures = meter.stop();
+  assert.ok(figures.cpuPct < 50, `${figures.cpuPct}%`);
+  assert.ok(figures.eventLoopDelayP99Ms < 100, `p99 ${figures.eventLoopDelayP99Ms} ms`);
+});
+
+const server = (rssPeakBytes, rssMeanBytes, cpuPeakPct, cpuMeanPct, ms) => ({
+  rssPeakBytes, rssMeanBytes, cpuPeakPct, cpuMeanPct, samples: 3, ms,
+});
+const runs = {
+  quick: [
+    { run: 1, valid: true, resources: { server: server(100, 80, 50, 40, 1000), client: { cpuPct: 30, eventLoopDelayP99Ms: 2 }, clientBound: false } },
+    { run: 2, valid: false, resources: { server: server(300, 200, 120, 100, 3000), client: { cpuPct: 90, eventLoopDelayP99Ms: 1 }, clientBound: true } },
+  ],
+  slow: [
+    { run: 1, valid: true, resources: { server: null, client: { cpuPct: 20, eventLoopDelayP99Ms: 7 }, clientBound: false } },
+    { run: 2, valid: false, resources: null },
+  ],
+};
+
+test('a workload keeps the peaks and maxima of its runs, valid or not, and is client-bound if any run was', () => {
+  assert.deepEqual(workloadResources(runs.quick), {
+    server: { rssPeakBytes: 300, cpuPeakPct: 120 },
+    client: { cpuPct: 90, eventLoopDelayP99Ms: 2 },
+    clientBound: true,
+  });
+  assert.deepEqual(workloadResources(runs.slow), {
+    server: null, client: { cpuPct: 20, eventLoopDelayP99Ms: 7 }, clientBound: false,
+  });
+  assert.equal(workloadResources([]), null);
+});
+
+test('the suite keeps the peaks, and means weighted by the time each run was sampled', () => {
+  const workloads = { quick: { runs: runs.quick }, slow: { runs: runs.slow }, unsupported: { runs: [] } };
+  assert.deepEqual(suiteResources({ pid: 42, source: '--server-pid' }, workloads), {
+    server: {
+      pid: 42, source: '--server-pid', rssPeakBytes: 300, rssMeanBytes: 170, cpuPeakPct: 120, cpuMeanPct: 85,
+    },
+    client: { cpuPeakPct: 90, eventLoopDelayP99MaxMs: 7 },
+  });
+  assert.deepEqual(suiteResources(null, workloads).server, null);
+  assert.deepEqual(suiteResources({ pid: 42, source: 'bench server' }, {}), {
+    server: {
+      pid: 42, source: 'bench server', rssPeakBytes: null, rssMeanBytes: null, cpuPeakPct: null, cpuMeanPct: null,
+    },
+    client: { cpuPeakPct: null, eventLoopDelayP99MaxMs: null },
+  });
+});
+
+test('the terminal table marks client-bound workloads and explains the mark', () => {
+  const passed = (clientBound) => ({
+    supported: true, compared: true, status: 'passed', ops: 10,
+    summary: { medianMs: 100, stdevMs: 0 },
+    runs: [{ run: 1, valid: true, ms: 100, latencyMs: { p50: 1, p99: 2 } }],
+    resources: { server: null, client: { cpuPct: clientBound ? 95 : 20, eventLoopDelayP99Ms: 1 }, clientBound },
+  });
+  const result = {
+    db: { name: 'Some DB', version: '1', kind: 'server', execution: 'parallel' },
+    dataset: { name: 'synthetic', scale: 'tiny', profiles: 1, relations: 1, seed: 1 },
+    config: { concurrency: 25, runs: 1 },
+    import: { reused: true, importedAt: 'then', diskBytes: 3 * 1024 * 1024, diskScope: 'namespace' },
+    resources: {
+      server: { pid: 7, source: 'bench server', rssPeakBytes: 512 * 1024 * 1024, rssMeanBytes: 1, cpuPeakPct: 150, cpuMeanPct: 80 },
+      client: { cpuPeakPct: 95, eventLoopDelayP99MaxMs: 1.5 },
+    },
+    complete: true,
+    workloads: { busy: passed(true), calm: passed(false) },
+  };
+  const lines = formatTable(result).split('\n');
+  assert.match(lines.find((line) => line.startsWith('busy')), /client-bound \*$/);
+  assert.doesNotMatch(lines.find((line) => line.startsWith('calm')), /client-bound/);
+  assert.ok(lines.some((line) => line.startsWith('* client-bound: ') && line.includes('85% of one core')));
+  assert.ok(lines.some((line) => line.includes('3.0 MiB on disk')));
+  assert.ok(lines.some((line) => line.includes('server (bench server, pid 7) peak 512.0 MiB resident, CPU peak 150% mean 80%')));
+
+  result.workloads.busy = passed(false);
+  assert.ok(!formatTable(result).includes('client-bound'), 'no legend without a flagged workload');
+});

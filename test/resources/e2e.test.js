@@ -1,0 +1,126 @@
+// `bench run` records what the server and the harness used: against the local PostgreSQL that `bench server`
+// runs (found with no flags), against a server named by --server-pid, against a server it cannot see, and on
+// embedded SQLite. The PostgreSQL runs skip without a local server, and fail instead under BENCH_REQUIRE.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { loadAdapter } from '../../adapters/index.js';
+import { defaultCacheDir } from '../../core/paths.js';
+import { runningServer } from '../../server/state.js';
+import { serverTarget } from '../helpers/servers.js';
+
+const BIN = fileURLToPath(new URL('../../bin/bench.js', import.meta.url));
+const NAMESPACE = 'dbshootout_restest';
+const MB = 1024 * 1024;
+const out = mkdtempSync(path.join(os.tmpdir(), 'bench-resources-'));
+after(() => rmSync(out, { recursive: true, force: true }));
+
+function bench(args) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => { stdout += chunk; });
+    child.stderr.on('data', (chunk) => { stderr += chunk; });
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+async function run(db, ...flags) {
+  const { code, stdout, stderr } = await bench(['run', '--db', db, '--scale', 'tiny', '--runs', '1', '--json', '--quiet',
+    '--namespace', NAMESPACE, '--out', out, ...flags]);
+  assert.equal(code, 0, stderr);
+  return JSON.parse(stdout);
+}
+
+// Every run of every supported workload carries its figures, and the workload its own.
+function assertRunFigures(result, { server }) {
+  for (const [name, workload] of Object.entries(result.workloads)) {
+    if (!workload.supported) continue;
+    assert.equal(workload.runs.length, 1, name);
+    const { resources } = workload.runs[0];
+    assert.equal(typeof resources.clientBound, 'boolean', name);
+    assert.ok(resources.client.cpuPct >= 0 && resources.client.eventLoopDelayP99Ms >= 0, `${name}: ${JSON.stringify(resources.client)}`);
+    assert.equal(workload.resources.clientBound, resources.clientBound, name);
+    if (server) {
+      assert.ok(resources.server.samples >= 2, `${name}: ${JSON.stringify(resources.server)}`);
+      assert.ok(resources.server.rssPeakBytes >= resources.server.rssMeanBytes && resources.server.rssMeanBytes > MB, name);
+      assert.ok(resources.server.cpuMeanPct >= 0 && resources.server.cpuPeakPct >= resources.server.cpuMeanPct, name);
+      assert.equal(workload.resources.server.rssPeakBytes, resources.server.rssPeakBytes, name);
+    } else {
+      assert.equal(resources.server, null, name);
+      assert.equal(workload.resources.server, null, name);
+    }
+  }
+}
+
+const postgresql = await loadAdapter('postgresql');
+const { options, skip } = serverTarget(postgresql, { namespace: NAMESPACE });
+const local = skip ? null : runningServer(defaultCacheDir(), 'postgresql');
+const noLocalServer = skip ?? (local ? false : 'PostgreSQL is reached through BENCH_POSTGRESQL_URL, not a local server');
+if (!skip) after(() => postgresql.testSupport.dropNamespace(options));
+
+test('bench run against the local PostgreSQL samples its process tree and measures the import', { skip: noLocalServer, timeout: 300_000 }, async () => {
+  const result = await run('postgresql', '--reimport');
+  assert.equal(result.resources.server.source, 'bench server');
+  assert.equal(result.resources.server.pid, local.pid);
+  assert.ok(result.resources.server.rssPeakBytes > 10 * MB, `peak ${result.resources.server.rssPeakBytes / MB} MB`);
+  assert.ok(result.resources.server.cpuPeakPct > 0, `server CPU peak ${result.resources.server.cpuPeakPct}%`);
+  assert.ok(result.resources.client.cpuPeakPct > 0);
+  assert.equal(result.import.reused, false);
+  assert.ok(result.import.diskBytes > 1 * MB, `${result.import.diskBytes} bytes`);
+  assert.equal(result.import.diskScope, 'namespace');
+  assert.ok(result.import.resources.server.rssPeakBytes > 10 * MB);
+  assertRunFigures(result, { server: true });
+
+  // Reused: the size is measured again, and equals the fresh import's.
+  const again = await run('postgresql', '--workload', 'singleRead');
+  assert.equal(again.import.reused, true);
+  assert.equal(again.import.resources, null);
+  assert.ok(Math.abs(again.import.diskBytes - result.import.diskBytes) < 0.2 * result.import.diskBytes,
+    `${again.import.diskBytes} after reuse vs ${result.import.diskBytes} after import`);
+});
+
+test('--server-pid names the process to sample, also for a server given by host and port', { skip: noLocalServer, timeout: 300_000 }, async () => {
+  const connection = ['--host', options.host, '--port', String(options.port)];
+  const result = await run('postgresql', '--workload', 'singleRead,neighbors', ...connection, '--server-pid', String(local.pid));
+  assert.equal(result.resources.server.source, '--server-pid');
+  assert.equal(result.resources.server.pid, local.pid);
+  assert.ok(result.resources.server.rssPeakBytes > 10 * MB);
+  assertRunFigures(result, { server: true });
+
+  // The same server by host and port alone is a server the harness cannot see.
+  const unseen = await run('postgresql', '--workload', 'singleRead', ...connection);
+  assert.equal(unseen.resources.server, null);
+  assert.ok(unseen.import.diskBytes > 1 * MB, 'the adapter still measures its namespace');
+  assertRunFigures(unseen, { server: false });
+});
+
+test('bench run on embedded SQLite has no server figures, and measures its namespace on disk', { timeout: 300_000 }, async () => {
+  const result = await run('sqlite');
+  assert.equal(result.resources.server, null);
+  assert.ok(result.resources.client.cpuPeakPct > 0);
+  assert.ok(result.import.diskBytes > 1 * MB, `${result.import.diskBytes} bytes`);
+  assert.equal(result.import.diskScope, 'namespace');
+  assertRunFigures(result, { server: false });
+  for (const field of ['platform', 'kernel', 'arch', 'availableCores', 'loadAverage', 'freeMemoryBytes']) {
+    assert.ok(field in result.environment, field);
+  }
+  assert.equal(result.environment.kernel, os.release());
+});
+
+test('--server-pid is refused for an embedded database and for a process that does not exist', async () => {
+  const embedded = await bench(['run', '--db', 'sqlite', '--scale', 'tiny', '--server-pid', String(process.pid), '--quiet', '--out', out]);
+  assert.equal(embedded.code, 2, embedded.stderr);
+  assert.match(embedded.stderr, /--server-pid names a server process, but SQLite runs inside the harness/);
+  const missing = await bench(['run', '--db', 'postgresql', '--scale', 'tiny', '--server-pid', '999999999', '--quiet', '--out', out]);
+  assert.equal(missing.code, 2, missing.stderr);
+  assert.match(missing.stderr, /--server-pid 999999999: no such process/);
+  const bad = await bench(['run', '--server-pid', '0', '--quiet', '--out', out]);
+  assert.equal(bad.code, 2, bad.stderr);
+  assert.match(bad.stderr, /--server-pid must be a positive integer/);
+});
