@@ -61,6 +61,7 @@ function compareWorkload(name, compared, a, b) {
   const interval = ratioInterval(timesA, timesB);
   return {
     ...figures,
+    exactSpeedup: speedup,
     speedup: round3(speedup),
     ci: interval && { low: round3(interval.low), high: round3(interval.high) },
     // How much longer (+) or shorter (−) b's median time is than a's.
@@ -105,9 +106,9 @@ export function buildComparison(a, b, { labels = ['a', 'b'], failIfSlowerPct = n
     statistics: COMPARE_STATISTICS,
     a: sideA,
     b: sideB,
-    workloads,
+    workloads: workloads.map(({ exactSpeedup: _, ...w }) => w),
     summary: {
-      geometricMeanSpeedup: comparable.length > 0 ? round3(geometricMean(comparable.map((w) => w.speedup))) : null,
+      geometricMeanSpeedup: comparable.length > 0 ? round3(geometricMean(comparable.map((w) => w.exactSpeedup))) : null,
       compared: comparable.length,
       faster: count('faster'),
       slower: count('slower'),

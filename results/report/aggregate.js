@@ -24,13 +24,14 @@ export function distinct(values) {
   return [...seen.values()];
 }
 
-// Suite order first; workloads the suite does not know (a newer harness) after them, as they appear.
+// The workloads of any document: in suite order, then those the suite does not know (a newer harness) as
+// they appear. A workload no document holds has nothing to show.
 export function workloadNames(documents) {
   const names = [...SUITE_ORDER];
   for (const { result } of documents) {
     for (const name of Object.keys(result.workloads)) if (!names.includes(name)) names.push(name);
   }
-  return names.filter((name) => documents.some(({ result }) => name in result.workloads) || SUITE_ORDER.includes(name));
+  return names.filter((name) => documents.some(({ result }) => name in result.workloads));
 }
 
 export function isCompared(name, documents) {
@@ -104,7 +105,9 @@ export function poolWorkload(name, documents) {
 // that put it there, which must count once.
 function importFigures(documents) {
   const imports = distinct(documents.map(({ result }) => result.import).filter(Boolean)
-    .map((figures) => ({ importedAt: figures.importedAt ?? null, ms: figures.ms ?? null, diskBytes: figures.diskBytes ?? null })));
+    .map((figures) => ({
+      importedAt: figures.importedAt ?? null, ms: figures.ms ?? null, diskBytes: figures.diskBytes ?? null, diskScope: figures.diskScope ?? null,
+    })));
   const byTime = new Map(imports.map((figures) => [figures.importedAt, figures]));
   const unique = [...byTime.values()];
   const times = unique.map((f) => f.ms).filter((ms) => typeof ms === 'number');
@@ -113,6 +116,8 @@ function importFigures(documents) {
     imports: unique.length,
     ms: times.length > 0 ? round3(median(times)) : null,
     diskBytes: sizes.length > 0 ? Math.round(median(sizes)) : null,
+    // 'namespace': the adapter's own figure for the imported data; otherwise the whole data directory.
+    diskScope: distinct(unique.filter((f) => typeof f.diskBytes === 'number').map((f) => f.diskScope)).join(', ') || null,
   };
 }
 

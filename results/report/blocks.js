@@ -96,7 +96,8 @@ function resources(report) {
     numeric: [1, 2, 3, 4, 5],
     rows: report.databases.map((d) => [
       d.id, orNa(d.server.rssPeakBytes, formatBytes), orNa(d.server.rssMeanBytes, formatBytes),
-      orNa(d.server.cpuPeakPct, (pct) => `${pct.toFixed(0)}%`), orNa(d.import.ms, seconds), orNa(d.import.diskBytes, formatBytes),
+      orNa(d.server.cpuPeakPct, (pct) => `${pct.toFixed(0)}%`), orNa(d.import.ms, seconds),
+      orNa(d.import.diskBytes, (n) => `${formatBytes(n)}${d.import.diskScope && d.import.diskScope !== 'namespace' ? ` (whole ${d.import.diskScope})` : ''}`),
     ]),
   };
 }
