@@ -460,7 +460,7 @@ function writeDecimal(buffer, position, value) {
 }
 
 // "src\tdst\n" by source then target: the CSR rows are already in that order.
-async function writeRelations(file, rows, n, report) {
+export async function writeRelations(file, rows, n, report = () => {}) {
   const { offsets, targets } = rows;
   const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
   // Two ids of at most ten digits, a tab and a newline.

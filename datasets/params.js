@@ -15,12 +15,13 @@ const PATH_ATTEMPTS_PER_PAIR = 100;
 const HARD_START_SAMPLES = 32;
 const HARD_START_CANDIDATES = 4;
 
-// `count` ids not marked in `taken`, marking them; the caller makes sure that enough are free.
-function distinctIds(rng, n, count, taken) {
+// `count` ids not marked in `taken`, marking them; the caller makes sure that enough are free. `present`, when
+// given, marks the ids that hold a profile: the others are never drawn.
+function distinctIds(rng, n, count, taken, present) {
   const ids = [];
   while (ids.length < count) {
     const id = 1 + rng.int(n);
-    if (!taken[id]) {
+    if (!taken[id] && (present === null || present[id])) {
       taken[id] = 1;
       ids.push(id);
     }
@@ -42,7 +43,7 @@ function pathPairs(g, rng, count) {
   return pairs;
 }
 
-function hardPair(g, rng) {
+function hardPair(g, rng, present) {
   const samples = Array.from({ length: HARD_START_SAMPLES }, () => 1 + rng.int(g.n));
   const candidates = samples.sort((a, b) => outDegree(g, b) - outDegree(g, a) || a - b).slice(0, HARD_START_CANDIDATES);
   let start = candidates[0];
@@ -56,7 +57,7 @@ function hardPair(g, rng) {
   }
   const unlisted = [];
   for (let id = 1; id <= g.n; id += 1) {
-    if (id !== start && inDegree(g, id) === 0) unlisted.push(id);
+    if (id !== start && inDegree(g, id) === 0 && (present === null || present[id])) unlisted.push(id);
   }
   if (unlisted.length === 0) {
     throw new BenchError(ErrorCodes.DATASET, 'no profile has in-degree 0: the hard path has no unreachable target');
@@ -75,13 +76,14 @@ function checkSizes(n, sizes) {
   }
 }
 
-export function deriveParams(g, sizes, seed) {
-  checkSizes(g.n, sizes);
+// `present` marks the ids in 1..g.n that hold a profile, when some do not (the real Pokec files may lack some).
+export function deriveParams(g, sizes, seed, present = null) {
+  checkSizes(present === null ? g.n : present.reduce((sum, flag) => sum + flag, 0), sizes);
   const rng = createRandom(seed, PARAMS_STREAM);
   const read = new Uint8Array(g.n + 1);
-  const readIds = distinctIds(rng, g.n, sizes.reads, read);
-  const warmupIds = distinctIds(rng, g.n, sizes.warmups, read);
-  const writeIds = distinctIds(rng, g.n, Math.max(sizes.writes, sizes.writesSync), new Uint8Array(g.n + 1));
+  const readIds = distinctIds(rng, g.n, sizes.reads, read, present);
+  const warmupIds = distinctIds(rng, g.n, sizes.warmups, read, present);
+  const writeIds = distinctIds(rng, g.n, Math.max(sizes.writes, sizes.writesSync), new Uint8Array(g.n + 1), present);
   return {
     readIds,
     warmupIds,
@@ -89,6 +91,6 @@ export function deriveParams(g, sizes, seed) {
     neighborStarts: readIds.slice(0, sizes.neighborStarts),
     neighbors2dataStarts: readIds.slice(0, sizes.neighbors2dataStarts),
     pathPairs: pathPairs(g, rng, sizes.pathPairs),
-    hardPair: hardPair(g, rng),
+    hardPair: hardPair(g, rng, present),
   };
 }
