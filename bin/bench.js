@@ -7,12 +7,13 @@ import { ErrorCodes } from '../core/errors.js';
 import { DEFAULT_OUT_DIR } from '../core/paths.js';
 import { checkCommand } from '../cli/check.js';
 import { checkCompareFlags, compareCommand } from '../cli/compare.js';
+import { dataCommand } from '../cli/data.js';
 import { ExitCodes } from '../cli/exit-codes.js';
 import { generateCommand } from '../cli/generate.js';
 import { listCommand } from '../cli/list.js';
 import { reportCommand } from '../cli/report.js';
 import {
-  DEFAULT_CONCURRENCY, DEFAULT_RUNS, checkCommon, connectionOptions, datasetOptions, givenFlags,
+  DEFAULT_CONCURRENCY, DEFAULT_RUNS, checkCommon, connectionOptions, datasetOptions, datasetSourceOptions, givenFlags,
 } from '../cli/options.js';
 import { importCommand, runCommand } from '../cli/run.js';
 import { serverCommand } from '../cli/server.js';
@@ -58,6 +59,7 @@ await yargs(hideBin(process.argv))
       runs: { type: 'number', default: DEFAULT_RUNS, describe: 'runs, each from a fresh connection' },
       ...concurrencyOption,
       ...datasetOptions,
+      ...datasetSourceOptions,
       json: { type: 'boolean', default: false, describe: 'print the result document on stdout (progress stays on stderr)' },
       out: { type: 'string', default: DEFAULT_OUT_DIR, describe: 'directory for result files' },
       ...connectionOptions,
@@ -81,6 +83,7 @@ await yargs(hideBin(process.argv))
       ...dbOption,
       ...concurrencyOption,
       ...datasetOptions,
+      ...datasetSourceOptions,
       json: { type: 'boolean', default: false, describe: 'print the result document on stdout (progress stays on stderr)' },
       out: { type: 'string', default: DEFAULT_OUT_DIR, describe: 'directory for result files' },
       ...connectionOptions,
@@ -110,6 +113,12 @@ await yargs(hideBin(process.argv))
     .check(checkCommon)
     .example('$0 server install mariadb', 'install MariaDB from the Debian packages (root)')
     .example('$0 server start postgresql', 'then `bench run --db postgresql` needs no connection flags'), command(serverCommand))
+  .command('data <action> <dataset>', 'download a real dataset into the cache: `data fetch pokec` gets SNAP\'s two Pokec files (about 540 MB), resumes an interrupted download and checks the files', (y) => y
+    .positional('action', { choices: ['fetch'], describe: 'what to do' })
+    .positional('dataset', { choices: ['pokec'], describe: 'which dataset' })
+    .options({ 'cache-dir': datasetOptions['cache-dir'], ...quietOption })
+    .epilogue('The files go to <cache-dir>/datasets/pokec/ with a manifest of their sizes and sha256. BENCH_POKEC_URL replaces the base URL https://snap.stanford.edu/data/ (a mirror).')
+    .example('$0 data fetch pokec && $0 run --dataset pokec --scale full', 'the real Pokec with the classic parameters'), command(dataCommand))
   .command('report <results..>', 'one report of several databases\' result files: medians with 95% intervals, ops/s, latency percentiles, each database relative to a baseline (ArangoDB = 100% when present), server memory, import time and size, and what it takes to reproduce them', (y) => y
     .positional('results', { type: 'string', describe: 'result files, or directories meaning every *.json in them; several files of one database are pooled' })
     .options({
@@ -132,7 +141,7 @@ await yargs(hideBin(process.argv))
     .check(checkCompareFlags)
     .example('$0 compare old/ new/', 'old against new, per workload')
     .example('$0 compare main.json branch.json --fail-if-slower 10', 'exit code 1 when the branch is significantly slower by more than 10% anywhere'), command(compareCommand))
-  .demandCommand(1, 'name a command: run, import, list, generate, check, server, report or compare')
+  .demandCommand(1, 'name a command: run, import, list, generate, check, server, data, report or compare')
   .recommendCommands()
   .strict()
   .help()

@@ -3,6 +3,7 @@ import { usageError, BenchError, ErrorCodes } from '../core/errors.js';
 import { defaultCacheDir } from '../core/paths.js';
 import { isAlive, runningServer } from '../server/state.js';
 import { SCALES, DEFAULT_SEED } from '../datasets/scales.js';
+import { DATASET_NAMES } from '../datasets/dataset.js';
 import { WORKLOADS, WORKLOAD_NAMES } from '../workloads/suite.js';
 
 export const DEFAULT_RUNS = 5;
@@ -14,6 +15,12 @@ export const datasetOptions = {
   scale: { type: 'string', choices: Object.keys(SCALES), default: DEFAULT_SCALE, describe: 'dataset size (profiles: tiny 1k, small 10k, medium 100k, full 1.63M)' },
   seed: { type: 'number', default: DEFAULT_SEED, describe: 'seed of the synthetic dataset and its query parameters' },
   'cache-dir': { type: 'string', default: defaultCacheDir(), defaultDescription: '$BENCH_CACHE_DIR or ~/.cache/db-shootout', describe: 'where generated datasets and embedded databases are kept' },
+};
+
+// Which dataset: the synthetic one (generated) or SNAP's real files (`bench data fetch pokec`).
+export const datasetSourceOptions = {
+  dataset: { type: 'string', choices: DATASET_NAMES, default: DATASET_NAMES[0], describe: 'synthetic (generated), or pokec: the real files downloaded by `bench data fetch pokec`; --scale then sets only the query parameters' },
+  'skip-bad': { type: 'boolean', default: false, describe: 'skip and count malformed lines of the dataset files instead of stopping at the first' },
 };
 
 export const connectionOptions = {

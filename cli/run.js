@@ -46,6 +46,8 @@ async function execute(rawArgv, { stdout, importOnly }) {
     scale: argv.scale,
     seed: argv.seed,
     cacheDir: argv['cache-dir'],
+    dataset: argv.dataset,
+    skipBad: argv['skip-bad'],
     onProgress: progress.phases(`dataset ${argv.scale}`),
   });
   const dataset = limitDataset(prepared, preset?.limits);
