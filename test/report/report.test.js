@@ -233,3 +233,14 @@ test('every format says the same, and the same files give a byte-identical repor
   assert.match(html, /<meta http-equiv="Content-Security-Policy" content="default-src 'none';/);
   assert.match(html, /Chart\.js v4/);
 });
+
+test('a `bench import` document adds its import to the database\'s figures, counted apart from the reused one', async () => {
+  const imported = fixture('import-only', 'sqlite');
+  assert.deepEqual(Object.keys(imported.workloads), [], 'an import document has no workloads');
+  const suiteSqlite = fixture('suite', 'sqlite');
+  const report = await createReport([SUITE, path.join(FIXTURES, 'import-only')], { baseline: 'sqlite' });
+  const sqlite = report.databases.find((d) => d.id === 'sqlite');
+  assert.equal(sqlite.import.imports, 2);
+  assert.equal(sqlite.import.ms, round3((suiteSqlite.import.ms + imported.import.ms) / 2), 'the median of two imports');
+  assert.equal(report.workloads.find((w) => w.name === 'singleRead').results.sqlite.runs, 3, 'the runs are those of the suite document');
+});
