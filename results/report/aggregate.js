@@ -13,8 +13,8 @@ function maxOf(values) {
   return numbers.length > 0 ? Math.max(...numbers) : null;
 }
 
-// The distinct values of `pick(document)` in the documents' order; a database run several times with the
-// same settings has one value, and a difference between its invocations shows as a second one.
+// The distinct values (compared as JSON), in their first order: a database run several times with the same
+// settings has one value, and a difference between its invocations shows as a second one.
 export function distinct(values) {
   const seen = new Map();
   for (const value of values) {
