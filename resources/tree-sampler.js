@@ -7,7 +7,7 @@ import { clockTicksPerSecond, readTree } from './proc.js';
 
 export const SAMPLE_INTERVAL_MS = 1000;
 // The kernel accounts CPU time in ticks of 10 ms, so the CPU% of a short interval is mostly rounding: only
-// intervals at least this long can set the peak.
+// intervals at least this long can set the peak (which is never below the mean of the whole run).
 export const MIN_PEAK_INTERVAL_MS = 500;
 
 const round1 = (value) => Math.round(value * 10) / 10;
@@ -85,7 +85,7 @@ export function sampleTree(pid, { intervalMs = SAMPLE_INTERVAL_MS, read = readTr
       stopTimer();
       if (totals.samples === 0) return null;
       const cpuMeanPct = totals.elapsedMs > 0 ? percent(totals.ticks, totals.elapsedMs) : null;
-      const cpuPeakPct = totals.cpuPeakPct ?? cpuMeanPct;
+      const cpuPeakPct = cpuMeanPct === null ? null : Math.max(totals.cpuPeakPct ?? 0, cpuMeanPct);
       return {
         rssPeakBytes: totals.rssPeak,
         rssMeanBytes: Math.round(totals.rssSum / totals.samples),

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { once } from 'node:events';
+import { performance } from 'node:perf_hooks';
 import { test } from 'node:test';
 import { parseStat, parseStatus, processTree, readTree } from '../../resources/proc.js';
 import { sampleTree, ticksSince } from '../../resources/tree-sampler.js';
@@ -81,7 +82,9 @@ test('parses the resident memory of /proc/<pid>/status, split by kind', () => {
 });
 
 test('samples the RSS and CPU of a whole process tree', { timeout: 60_000 }, async () => {
+  const begin = performance.now();
   const child = spawnTree(2, 200);
+  let figures;
   try {
     const members = await grown(child.pid, 3, 200 * MB);
     assert.equal(members[0], child.pid, 'the root first, then its child and grandchild');
@@ -89,16 +92,21 @@ test('samples the RSS and CPU of a whole process tree', { timeout: 60_000 }, asy
     const sampler = sampleTree(child.pid, { intervalMs: 250 });
     await sampler.ready;
     await sleep(2500);
-    const figures = await sampler.stop();
+    figures = await sampler.stop();
     assert.ok(figures.rssPeakBytes > 200 * MB, `peak ${figures.rssPeakBytes / MB} MB`);
     assert.ok(figures.rssMeanBytes > 200 * MB && figures.rssMeanBytes <= figures.rssPeakBytes);
-    // Three busy processes: up to 300% on a machine with three free cores.
-    assert.ok(figures.cpuPeakPct > 50, `peak CPU ${figures.cpuPeakPct}%`);
     assert.ok(figures.cpuMeanPct > 0 && figures.cpuMeanPct <= figures.cpuPeakPct);
     assert.ok(figures.samples >= 8, `${figures.samples} samples`);
     assert.ok(figures.ms >= 2400, `${figures.ms} ms sampled`);
   } finally {
-    await stopTree(child);
+    const reportedMs = await stopTree(child);
+    // Three busy processes get up to 200% of a free 2-core machine, less when other work shares it. What
+    // they got, by their own account, over their life: the CPU peak cannot be much below it.
+    const lifePct = (reportedMs / (performance.now() - begin)) * 100;
+    if (figures) {
+      assert.ok(lifePct > 10, `the tree used ${lifePct}% over its life`);
+      assert.ok(figures.cpuPeakPct > 0.7 * lifePct, `peak CPU ${figures.cpuPeakPct}%, ${lifePct}% over the tree's life`);
+    }
   }
 });
 
@@ -120,11 +128,15 @@ test('the CPU time sampled agrees with the time the processes report themselves'
 test('a vanished process ends sampling without throwing', async () => {
   const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 300)'], { stdio: 'ignore' });
   const sampler = sampleTree(child.pid, { intervalMs: 100 });
+  const begin = performance.now();
   await sampler.ready;
   await once(child, 'exit');
+  const exitedMs = performance.now() - begin;
   await sleep(400);
   const figures = await sampler.stop();
-  assert.ok(figures.samples >= 1 && figures.samples <= 5, `${figures.samples} samples`);
+  assert.ok(figures.samples >= 1, `${figures.samples} samples`);
+  // The samples end with the process, not with stop().
+  assert.ok(figures.ms <= exitedMs + 50, `samples span ${figures.ms} ms; the process exited after ${exitedMs} ms`);
   assert.ok(figures.rssPeakBytes > 0);
   assert.equal(await readTree(child.pid), null);
 });
@@ -158,6 +170,22 @@ test('after the process has gone the sampler reads nothing more', async () => {
   assert.deepEqual(figures, {
     rssPeakBytes: 300, rssMeanBytes: 200, cpuPeakPct: 50, cpuMeanPct: 50, samples: 2, ms: 1000,
   });
+});
+
+test('a short burst at the end cannot set the peak alone, and the peak is never below the mean', async () => {
+  const readings = [
+    { at: 0, ticks: new Map([['1:1', 0]]), rssBytes: 10 },
+    { at: 1000, ticks: new Map([['1:1', 40]]), rssBytes: 10 },
+    // 200% over 100 ms: two ticks too many or too few would swing it by 20%.
+    { at: 1100, ticks: new Map([['1:1', 60]]), rssBytes: 10 },
+  ];
+  let reads = 0;
+  const sampler = sampleTree(1, { intervalMs: 20, read: async () => readings[reads++] ?? null });
+  await sampler.ready;
+  await sleep(200);
+  const figures = await sampler.stop();
+  assert.equal(figures.cpuMeanPct, 54.5);
+  assert.equal(figures.cpuPeakPct, 54.5);
 });
 
 test('CPU ticks between readings: new processes count whole, exited ones stop counting, pids are not confused', () => {
