@@ -77,6 +77,7 @@ await yargs(hideBin(process.argv))
     .example('$0 run', 'the whole suite on embedded SQLite, small dataset, 5 runs')
     .example('$0 run --db sqlite --workload neighbors,shortestPath --runs 3', 'two workloads')
     .example('$0 run --scale tiny --runs 1 --json > result.json', 'a quick machine-readable run')
+    .example('$0 run --dataset pokec --scale full', 'the real Pokec files (after `bench data fetch pokec`), the classic parameters')
     .example('$0 run --db postgresql --preset nosql-tests-2018', 'the published 2018 parameters on the full Pokec'), command(runCommand))
   .command('import', 'import the dataset alone (again, even when the database holds it) and record its duration, throughput and counts', (y) => y
     .options({
