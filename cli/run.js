@@ -4,7 +4,7 @@ import { prepareDataset } from '../datasets/dataset.js';
 import { failedWorkloads } from '../results/model.js';
 import { formatImport } from '../results/import-summary.js';
 import { formatTable } from '../results/table.js';
-import { resultFileName, writeResult } from '../results/write.js';
+import { claimResultFile, writeResult } from '../results/write.js';
 import { runBenchmark } from '../runner/run.js';
 import { getPreset, limitDataset } from '../workloads/presets.js';
 import { adapterOptions, connectionRecord, selectWorkloads, serverProcess } from './options.js';
@@ -65,7 +65,7 @@ async function execute(rawArgv, { stdout, importOnly }) {
   const { signal, release } = interruptible(progress);
   let file = null;
   const onUpdate = async (result) => {
-    file ??= path.resolve(argv.out, resultFileName(result));
+    file ??= await claimResultFile(path.resolve(argv.out), result);
     await writeResult(file, result);
   };
   let result;

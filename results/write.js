@@ -1,9 +1,26 @@
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, open, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 export function resultFileName(result) {
   const stamp = result.startedAt.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
   return `${result.db.id}-${result.dataset.scale}-${stamp}.json`;
+}
+
+// A new file in `dir` for this result, never one that exists: two invocations that start in the same second
+// (the name's resolution) get `-2`, `-3`, ... instead of overwriting each other. The name is claimed by
+// creating the file exclusively, so concurrent invocations cannot pick the same one either.
+export async function claimResultFile(dir, result) {
+  await mkdir(dir, { recursive: true });
+  const base = resultFileName(result).replace(/\.json$/, '');
+  for (let n = 1; ; n += 1) {
+    const file = path.join(dir, n === 1 ? `${base}.json` : `${base}-${n}.json`);
+    try {
+      await (await open(file, 'wx')).close();
+      return file;
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+    }
+  }
 }
 
 // Written to a temporary file and renamed, so a reader never sees half a document.
