@@ -1,13 +1,16 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { hideBin } from 'yargs/helpers';
 import { loadAdapter } from '../adapters/index.js';
 import { prepareDataset } from '../datasets/dataset.js';
+import { POKEC_FILES, pokecDir } from '../datasets/fetch.js';
 import { failedWorkloads } from '../results/model.js';
 import { formatImport } from '../results/import-summary.js';
 import { formatTable } from '../results/table.js';
 import { claimResultFile, writeResult } from '../results/write.js';
 import { runBenchmark } from '../runner/run.js';
 import { getPreset, limitDataset } from '../workloads/presets.js';
-import { adapterOptions, connectionRecord, selectWorkloads, serverProcess } from './options.js';
+import { adapterOptions, connectionRecord, givenFlags, selectWorkloads, serverProcess } from './options.js';
 import { createProgress } from './progress.js';
 import { ExitCodes } from './exit-codes.js';
 
@@ -24,12 +27,22 @@ function interruptible(progress) {
   return { signal: controller.signal, release: () => { process.off('SIGINT', onSignal); process.off('SIGTERM', onSignal); } };
 }
 
-// A preset's settings replace the flags' defaults; bin/bench.js has refused flags that contradict it.
-function withPreset(argv) {
+// Whether `bench data fetch pokec` has put both real files (gzip'd or unpacked) in the cache.
+function pokecPresent(cacheDir) {
+  const dir = pokecDir(cacheDir);
+  return POKEC_FILES.every((name) => existsSync(path.join(dir, name)) || existsSync(path.join(dir, name.replace(/\.gz$/, ''))));
+}
+
+// A preset's settings replace the flags' defaults; bin/bench.js has refused flags that contradict it. Its
+// dataset is the real Pokec when its files are in the cache, else the synthetic one of the same size, unless
+// --dataset was given.
+export function withPreset(argv, given) {
   if (!argv.preset) return { argv, preset: null };
   const preset = getPreset(argv.preset);
+  const dataset = preset.dataset === 'pokec-if-present' && !given.has('dataset') && pokecPresent(argv['cache-dir'])
+    ? 'pokec' : argv.dataset;
   return {
-    argv: { ...argv, scale: preset.scale, runs: preset.runs, concurrency: preset.concurrency },
+    argv: { ...argv, scale: preset.scale, runs: preset.runs, concurrency: preset.concurrency, dataset },
     preset: { name: argv.preset, description: preset.description, limits: preset.limits },
   };
 }
@@ -37,11 +50,14 @@ function withPreset(argv) {
 // `bench run`: import when needed, then the runs. `bench import` (importOnly): the import alone, always made
 // again, recorded in a result document of its own with no workloads.
 async function execute(rawArgv, { stdout, importOnly }) {
-  const { argv, preset } = withPreset(rawArgv);
+  const { argv, preset } = withPreset(rawArgv, givenFlags(hideBin(process.argv)));
   const description = await loadAdapter(argv.db);
   const workloads = importOnly ? [] : selectWorkloads(argv.workload);
+  // Flag mistakes are reported before the dataset is prepared, which can take minutes the first time.
+  const options = adapterOptions(description, argv);
+  const server = serverProcess(description, argv);
   const progress = createProgress({ quiet: argv.quiet });
-  if (preset) progress.log(`preset ${preset.name}: ${preset.description}`);
+  if (preset) progress.log(`preset ${preset.name}: ${preset.description} (dataset: ${argv.dataset} ${argv.scale})`);
   const prepared = await prepareDataset({
     scale: argv.scale,
     seed: argv.seed,
@@ -51,8 +67,6 @@ async function execute(rawArgv, { stdout, importOnly }) {
     onProgress: progress.phases(`dataset ${argv.scale}`),
   });
   const dataset = limitDataset(prepared, preset?.limits);
-  const options = adapterOptions(description, argv);
-  const server = serverProcess(description, argv);
   const config = {
     concurrency: argv.concurrency,
     runs: importOnly ? 0 : argv.runs,

@@ -1,11 +1,12 @@
 // Presets (the parameters of published runs), `bench import`, and the progress lines of long steps.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import memory from '../adapters/memory/description.js';
 import { givenFlags } from '../cli/options.js';
+import { withPreset } from '../cli/run.js';
 import { progressLine } from '../cli/progress.js';
 import { ErrorCodes } from '../core/errors.js';
 import { prepareDataset } from '../datasets/dataset.js';
@@ -109,4 +110,22 @@ test('a progress line gives the count, the rate and the time left', () => {
     'import relations: 1,200,000/30,622,564 (3.9%), 41,237/s, ETA 11 min 53 s');
   assert.equal(progressLine('x', 0, 10, 0), 'x: 0/10 (0.0%), 0/s, ETA ?');
   assert.equal(progressLine('x', 5, 10, 5), 'x: 5/10 (50.0%), 1/s, ETA 5 s');
+});
+
+test('a preset runs on the real Pokec when its files are in the cache, unless --dataset says otherwise', () => {
+  const cache = path.join(work, 'preset-cache');
+  const argv = { preset: 'nosql-tests-2015', dataset: 'synthetic', scale: 'small', runs: 1, concurrency: 2, 'cache-dir': cache };
+  const none = withPreset(argv, new Set());
+  assert.deepEqual({ dataset: none.argv.dataset, scale: none.argv.scale, runs: none.argv.runs, concurrency: none.argv.concurrency },
+    { dataset: 'synthetic', scale: 'full', runs: 5, concurrency: 25 });
+  assert.deepEqual(none.preset.limits, { pathPairs: 19 });
+  const dir = path.join(cache, 'datasets', 'pokec');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'soc-pokec-profiles.txt.gz'), '');
+  assert.equal(withPreset(argv, new Set()).argv.dataset, 'synthetic', 'one file is not the dataset');
+  writeFileSync(path.join(dir, 'soc-pokec-relationships.txt'), '');
+  assert.equal(withPreset(argv, new Set()).argv.dataset, 'pokec');
+  assert.equal(withPreset(argv, new Set(['dataset'])).argv.dataset, 'synthetic', '--dataset synthetic typed');
+  const plain = { ...argv, preset: undefined };
+  assert.deepEqual(withPreset(plain, new Set()), { argv: plain, preset: null }, 'no preset: the flags as given');
 });
