@@ -5,27 +5,17 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, cpSync }
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { adapterIds } from '../adapters/index.js';
 import { WORKLOAD_NAMES } from '../workloads/suite.js';
+import { BIN, spawnBench } from './helpers/cli.js';
 
-const BIN = fileURLToPath(new URL('../bin/bench.js', import.meta.url));
 const work = mkdtempSync(path.join(os.tmpdir(), 'bench-cli-'));
 const cacheDir = path.join(work, 'cache');
 after(() => rmSync(work, { recursive: true, force: true }));
 
-function bench(args, { env = {}, timeoutMs = 120_000 } = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: work, env: { ...process.env, BENCH_CACHE_DIR: cacheDir, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => { stdout += chunk; });
-    child.stderr.on('data', (chunk) => { stderr += chunk; });
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`bench ${args.join(' ')} timed out\n${stderr}`)); }, timeoutMs);
-    child.on('exit', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr }); });
-  });
+// In the test's working directory, with the test's dataset cache unless `env` names another.
+function bench(args, { env = {}, timeoutMs } = {}) {
+  return spawnBench(args, { cwd: work, env: { BENCH_CACHE_DIR: cacheDir, ...env }, timeoutMs });
 }
 
 test('bench run --json on the tiny dataset validates every workload and writes the result file', async () => {

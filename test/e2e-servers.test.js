@@ -2,45 +2,34 @@
 // has a server to talk to (see test/helpers/servers.js). Skips without one, fails instead when BENCH_REQUIRE
 // lists the adapter. That `bench run` finds a local server with no flags at all is tested in test/server.test.js.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { adapterIds, loadAdapter } from '../adapters/index.js';
 import { WORKLOAD_NAMES } from '../workloads/suite.js';
+import { spawnBench } from './helpers/cli.js';
 import { serverTarget } from './helpers/servers.js';
 
-const BIN = fileURLToPath(new URL('../bin/bench.js', import.meta.url));
 const NAMESPACE = 'dbshootout_e2e';
+// A whole run on the small dataset, import included.
+const TIMEOUT_MS = 600_000;
 const out = mkdtempSync(path.join(os.tmpdir(), 'bench-e2e-'));
 after(() => rmSync(out, { recursive: true, force: true }));
-
-function bench(args, env) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => { stdout += chunk; });
-    child.stderr.on('data', (chunk) => { stderr += chunk; });
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 for (const id of adapterIds()) {
   const description = await loadAdapter(id);
   if (description.kind !== 'server') continue;
   const { options, skip } = serverTarget(description, { namespace: NAMESPACE });
   if (!skip) after(() => description.testSupport?.dropNamespace?.(options));
-  test(`bench run --db ${id} --scale small validates every workload`, { skip, timeout: 600_000 }, async () => {
+  test(`bench run --db ${id} --scale small validates every workload`, { skip, timeout: TIMEOUT_MS }, async () => {
     // The target's connection as a user would give it: flags, and the password in the adapter's variable.
     const flags = ['host', 'port', 'user', 'database'].filter((name) => options[name] !== null && options[name] !== undefined)
       .flatMap((name) => [`--${name}`, String(options[name])]);
     const env = description.connection.passwordEnv && options.password !== undefined
       ? { [description.connection.passwordEnv]: options.password } : {};
-    const { code, stdout, stderr } = await bench(['run', '--db', id, '--scale', 'small', '--runs', '1', '--json',
-      '--quiet', '--namespace', NAMESPACE, '--out', out, ...flags], env);
+    const { code, stdout, stderr } = await spawnBench(['run', '--db', id, '--scale', 'small', '--runs', '1', '--json',
+      '--quiet', '--namespace', NAMESPACE, '--out', out, ...flags], { env, timeoutMs: TIMEOUT_MS });
     assert.equal(code, 0, stderr);
     const result = JSON.parse(stdout);
     assert.equal(result.db.id, id);

@@ -3,14 +3,13 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { serverFamily, startServer, stopServer } from '../server/index.js';
+import { BIN } from './helpers/cli.js';
+import { freePort } from './helpers/net.js';
 
-const BIN = fileURLToPath(new URL('../bin/bench.js', import.meta.url));
 const postgresql = serverFamily('postgresql');
 const installed = await postgresql.version();
 const required = (process.env.BENCH_REQUIRE ?? '').split(',').includes('postgresql');
@@ -21,15 +20,6 @@ after(async () => {
   await stopServer(postgresql, { cacheDir }).catch(() => {});
   rmSync(cacheDir, { recursive: true, force: true });
 });
-
-function freePort() {
-  return new Promise((resolve) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 test('a server stopped mid-run ends the run with exit 1 and keeps the completed runs', { skip: installed ? false : 'PostgreSQL is not installed' }, async () => {
   const state = await startServer(postgresql, { cacheDir, port: await freePort() });

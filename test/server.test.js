@@ -6,31 +6,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
 import { after, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { ErrorCodes } from '../core/errors.js';
 import { serverFamily, serverStatus, startServer, stopServer } from '../server/index.js';
 import { defaultCacheDir } from '../core/paths.js';
 import { isAlive, serverDir } from '../server/state.js';
+import { spawnBench } from './helpers/cli.js';
+import { freePort, listen } from './helpers/net.js';
 
-const BIN = fileURLToPath(new URL('../bin/bench.js', import.meta.url));
 const required = new Set((process.env.BENCH_REQUIRE ?? '').split(',').filter(Boolean));
-
-function listen(port = 0) {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve(server));
-  });
-}
-
-async function freePort() {
-  const probe = await listen();
-  const { port } = probe.address();
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 for (const family of ['postgresql', 'mariadb']) {
   const server = serverFamily(family);
@@ -69,16 +53,9 @@ for (const family of ['postgresql', 'mariadb']) {
 
     test(`bench run --db ${server.adapters[0]} uses the running local server with no connection flags`, async () => {
       const state = await startServer(server, { cacheDir, port: await freePort() });
-      const { code, stdout, stderr } = await new Promise((resolve) => {
-        const child = spawn(process.execPath, [BIN, 'run', '--db', server.adapters[0], '--scale', 'tiny', '--runs', '1',
-          '--workload', 'aggregation', '--json', '--quiet', '--out', path.join(cacheDir, 'results')],
-        { env: { ...process.env, BENCH_CACHE_DIR: cacheDir }, stdio: ['ignore', 'pipe', 'pipe'] });
-        let out = '';
-        let err = '';
-        child.stdout.on('data', (chunk) => { out += chunk; });
-        child.stderr.on('data', (chunk) => { err += chunk; });
-        child.on('exit', (exitCode) => resolve({ code: exitCode, stdout: out, stderr: err }));
-      });
+      const { code, stdout, stderr } = await spawnBench(['run', '--db', server.adapters[0], '--scale', 'tiny', '--runs', '1',
+        '--workload', 'aggregation', '--json', '--quiet', '--out', path.join(cacheDir, 'results')],
+      { env: { BENCH_CACHE_DIR: cacheDir } });
       assert.equal(code, 0, stderr);
       const result = JSON.parse(stdout);
       assert.deepEqual([result.config.connection.host, result.config.connection.port], ['127.0.0.1', state.port]);

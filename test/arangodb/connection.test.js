@@ -2,72 +2,21 @@
 // failures of the network, and a silent listener shows how many connections the driver opens at once. None of
 // them speaks HTTP, let alone pretends to be ArangoDB.
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import { after, describe, test } from 'node:test';
 import { Database } from 'arangojs';
 import arangodb from '../../adapters/arangodb/description.js';
 import { databaseConfig } from '../../adapters/arangodb/connection.js';
 import { ErrorCodes } from '../../core/errors.js';
+import { freePort, silentServer, tryConnect } from '../helpers/net.js';
 
 const OPTIONS = {
   host: '127.0.0.1', user: 'root', password: undefined, database: '_system', namespace: 'dbshootout_connection',
   concurrency: 4, connectTimeoutMs: 3000,
 };
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-// Accepts TCP connections and never sends a byte; counts the connections open at once. After `hangUp()` it
-// closes every connection, old and new, so that every request still waiting fails.
-async function silentListener() {
-  const sockets = new Set();
-  let open = 0;
-  let most = 0;
-  let hungUp = false;
-  const server = net.createServer((socket) => {
-    if (hungUp) {
-      socket.destroy();
-      return;
-    }
-    sockets.add(socket);
-    open += 1;
-    most = Math.max(most, open);
-    socket.on('close', () => { open -= 1; });
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    port: server.address().port,
-    get open() { return open; },
-    get most() { return most; },
-    hangUp() {
-      hungUp = true;
-      for (const socket of sockets) socket.destroy();
-    },
-    close: () => new Promise((resolve) => server.close(resolve)),
-  };
-}
-
 // Resolves to the rejection of connect() and how long it took; closes the adapter twice either way.
-async function failedConnect(overrides) {
-  const adapter = arangodb.create({ ...OPTIONS, ...overrides });
-  const begin = Date.now();
-  try {
-    await adapter.connect();
-  } catch (error) {
-    return { error, ms: Date.now() - begin };
-  } finally {
-    await adapter.close();
-    await adapter.close();
-  }
-  return { error: null, ms: Date.now() - begin };
+function failedConnect(overrides) {
+  return tryConnect(arangodb, { ...OPTIONS, ...overrides }, { closes: 2 });
 }
 
 function assertConnectError({ error }, port, reason) {
@@ -94,7 +43,7 @@ describe('arangodb connection', () => {
   });
 
   test('a server that never answers is E_CONNECT within connectTimeoutMs', async () => {
-    const listener = await silentListener();
+    const listener = await silentServer();
     listeners.push(listener);
     const outcome = await failedConnect({ port: listener.port, connectTimeoutMs: 1000 });
     assertConnectError(outcome, listener.port, /no answer within 1000 ms/);
@@ -103,7 +52,7 @@ describe('arangodb connection', () => {
 
   for (const concurrency of [7, 40]) {
     test(`the driver keeps exactly --concurrency ${concurrency} requests, and connections, in flight`, async () => {
-      const listener = await silentListener();
+      const listener = await silentServer();
       listeners.push(listener);
       const database = new Database(databaseConfig({ ...OPTIONS, port: listener.port, concurrency }));
       const requests = Array.from({ length: concurrency * 2 }, () =>

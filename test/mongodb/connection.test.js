@@ -3,32 +3,17 @@
 // accepts and never answers); neither pretends to be MongoDB. A wrong password needs a server, and skips
 // without one.
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import { describe, test } from 'node:test';
 import { connectError } from '../../adapters/mongodb/connection.js';
 import mongodb from '../../adapters/mongodb/description.js';
 import { BenchError, ErrorCodes } from '../../core/errors.js';
+import { freePort, silentServer } from '../helpers/net.js';
 import { serverTarget } from '../helpers/servers.js';
 
 const local = {
   host: '127.0.0.1', port: 27017, user: null, password: undefined, database: null,
   namespace: 'dbshootout_mongotest_connection', concurrency: 4, connectTimeoutMs: 5000,
 };
-
-function listen(onConnection) {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer(onConnection);
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve(server));
-  });
-}
-
-async function freePort() {
-  const server = await listen();
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 // The rejection of connect(), how long it took, and that close() is harmless afterwards, twice.
 async function failedConnect(options) {
@@ -62,16 +47,14 @@ describe('mongodb connection failures without a server', () => {
   });
 
   test('a listener that never answers is E_CONNECT within connectTimeoutMs', async () => {
-    const sockets = new Set();
-    const silent = await listen((socket) => sockets.add(socket));
-    const { port } = silent.address();
+    const silent = await silentServer();
+    const { port } = silent;
     try {
       const { error, ms } = await failedConnect({ ...local, port, connectTimeoutMs: 1000 });
       assertConnectError(error, '127.0.0.1', port, /no answer within 1000 ms/);
       assert.ok(ms >= 900 && ms < 2500, `waited for the timeout, and no longer (${ms} ms)`);
     } finally {
-      for (const socket of sockets) socket.destroy();
-      await new Promise((resolve) => silent.close(resolve));
+      await silent.close();
     }
   });
 

@@ -2,29 +2,14 @@
 // connections the server drops while they are idle.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import mysql from '../../adapters/mysql/description.js';
 import { openConnection } from '../../adapters/mysql/connection.js';
+import { freePort, silentServer } from '../helpers/net.js';
 import { serverTarget } from '../helpers/servers.js';
 
 const { options, skip } = serverTarget(mysql, { namespace: 'dbshootout_test_connection' });
 const TEST_USER = 'dbshootout_test_user';
 const TEST_PASSWORD = 'right horse battery staple';
-
-function listen(onConnection) {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer(onConnection);
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve(server));
-  });
-}
-
-async function freePort() {
-  const server = await listen();
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function assertConnectFails(adapterOptions, pattern, withinMs) {
   const adapter = mysql.create(adapterOptions);
@@ -55,15 +40,13 @@ describe('mysql connections', { skip }, () => {
   });
 
   test('a server that accepts but never greets fails within connectTimeoutMs', async () => {
-    const sockets = [];
-    const silent = await listen((socket) => sockets.push(socket));
-    const { port } = silent.address();
+    const silent = await silentServer();
+    const { port } = silent;
     try {
       await assertConnectFails({ ...options, host: '127.0.0.1', port, connectTimeoutMs: 1000 },
         new RegExp(`127\\.0\\.0\\.1:${port}.*no answer within 1000 ms`), 3000);
     } finally {
-      for (const socket of sockets) socket.destroy();
-      await new Promise((resolve) => silent.close(resolve));
+      await silent.close();
     }
   });
 

@@ -2,61 +2,18 @@
 // behind; the pool holds exactly --concurrency connections and survives connections the server ends. Runs
 // against the local server of `bench server start neo4j` (or BENCH_NEO4J_URL).
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import driverPackage from 'neo4j-driver';
 import neo4j from '../../adapters/neo4j/description.js';
 import { ErrorCodes } from '../../core/errors.js';
+import { freePort, silentServer, tryConnect } from '../helpers/net.js';
 import { serverTarget } from '../helpers/servers.js';
 
 const { options, skip } = serverTarget(neo4j, { namespace: 'dbshootout_neo4jtest_connection' });
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-// A TCP server that accepts connections and answers each with `reply` (nothing when null); it records every
-// socket, so a test can check that the client closed them all.
-async function fakeServer(reply) {
-  const sockets = new Set();
-  const server = net.createServer((socket) => {
-    sockets.add(socket);
-    socket.on('error', () => {});
-    // Reading (and ignoring) what the client sends lets the socket see the client's FIN and close.
-    socket.on('data', () => {
-      if (reply) socket.write(reply);
-    });
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    port: server.address().port,
-    open: () => [...sockets].filter((socket) => !socket.closed).length,
-    accepted: () => sockets.size,
-    async close() {
-      for (const socket of sockets) socket.destroy();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
-}
-
-async function failedConnect(overrides) {
-  const adapter = neo4j.create({ ...options, connectTimeoutMs: 3000, ...overrides });
-  const begin = Date.now();
-  try {
-    await adapter.connect();
-  } catch (error) {
-    return { error, ms: Date.now() - begin };
-  } finally {
-    await adapter.close();
-  }
-  return { error: null, ms: Date.now() - begin };
+// Resolves to the rejection of connect(), and how long it took.
+function failedConnect(overrides) {
+  return tryConnect(neo4j, { ...options, connectTimeoutMs: 3000, ...overrides });
 }
 
 function assertConnectError({ error, ms }, host, port, reason, limitMs = 3500) {
@@ -105,23 +62,24 @@ describe('neo4j connection', { skip }, () => {
   });
 
   test('a server that never answers is E_CONNECT within connectTimeoutMs, and no socket stays open', async () => {
-    const silent = await fakeServer(null);
+    // Reading what the client sends lets the server's socket see the client's FIN and close.
+    const silent = await silentServer({ read: true });
     try {
       const outcome = await failedConnect({ host: '127.0.0.1', port: silent.port, connectTimeoutMs: 1000 });
       assertConnectError(outcome, '127.0.0.1', silent.port, /no answer within 1000 ms/, 1500);
       assert.ok(outcome.ms >= 900, `waited for the timeout (${outcome.ms} ms)`);
-      await eventually(() => silent.open() === 0, 'a socket to the silent server is still open');
+      await eventually(() => silent.open === 0, 'a socket to the silent server is still open');
     } finally {
       await silent.close();
     }
   });
 
   test('a server that does not speak Bolt is E_CONNECT saying so', async () => {
-    const http = await fakeServer('HTTP/1.1 400 Bad Request\r\n\r\n');
+    const http = await silentServer({ reply: 'HTTP/1.1 400 Bad Request\r\n\r\n' });
     try {
       assertConnectError(await failedConnect({ host: '127.0.0.1', port: http.port }), '127.0.0.1', http.port,
         /not with the Bolt protocol/);
-      await eventually(() => http.open() === 0, 'the socket to the HTTP server is still open');
+      await eventually(() => http.open === 0, 'the socket to the HTTP server is still open');
     } finally {
       await http.close();
     }

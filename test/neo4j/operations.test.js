@@ -6,52 +6,32 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createDriver } from '../../adapters/neo4j/connection.js';
 import neo4j from '../../adapters/neo4j/description.js';
+import {
+  NEIGHBORS as GRAPH_NEIGHBORS, NEIGHBORS2 as GRAPH_NEIGHBORS2, PATHS as GRAPH_PATHS, RELATIONS, graphOperationTests,
+  graphProfiles, importGraph, sorted,
+} from '../helpers/fixture-graph.js';
 import { serverTarget } from '../helpers/servers.js';
 
 const { options, skip } = serverTarget(neo4j, { namespace: 'dbshootout_neo4jtest_ops' });
 
-const base = {
-  public: 1, completion_percentage: 38, gender: 1, region: 'zilinsky kraj, zilina',
-  last_login: '2012-05-25 11:20:00.0', registration: '2010-03-04 18:12:00.0',
-};
+// Quotes, backticks, braces and parameter-looking text; non-BMP characters, control characters, an empty string
+// and the text "null"; a long value; integers at the edges of exactness.
+const PROFILES = graphProfiles({
+  P1: { hobbies: "it's \"quoted\", `back`ticked`, {braces} and $key", pets: '\\N' },
+  P2: { more: "'}) DETACH DELETE n //", I_like_books: '{"title": "x"}' },
+  P3: { music: 'ľudová hudba ☺ 𝄞 <b>rock</b>', fun: '', children: 'null' },
+  P4: { education: 'x'.repeat(20000) },
+  P5: { body: ' leading and trailing spaces ' },
+  P7: { completion_percentage: Number.MAX_SAFE_INTEGER },
+  P8: { public: -2147483649, more: '\u0001\u001f control characters\ttab\nnewline' },
+});
 
-// P1..P8. Quotes, backticks, braces and parameter-looking text; non-BMP characters, control characters, an
-// empty string and the text "null"; a long value; integers at the edges of exactness.
-// P5 has no AGE (the histogram counts it under "null"), P6 only a key and AGE.
-const PROFILES = [
-  { ...base, _key: 'P1', AGE: 26, hobbies: "it's \"quoted\", `back`ticked`, {braces} and $key", pets: '\\N' },
-  { ...base, _key: 'P2', AGE: 0, gender: 0, more: "'}) DETACH DELETE n //", I_like_books: '{"title": "x"}' },
-  { ...base, _key: 'P3', AGE: 18, music: 'ľudová hudba ☺ 𝄞 <b>rock</b>', fun: '', children: 'null' },
-  { ...base, _key: 'P4', AGE: 0, public: 0, completion_percentage: 0, education: 'x'.repeat(20000) },
-  { ...base, _key: 'P5', region: 'trnavsky kraj, galanta', body: ' leading and trailing spaces ' },
-  { _key: 'P6', AGE: 41 },
-  { ...base, _key: 'P7', AGE: 18, gender: 0, completion_percentage: Number.MAX_SAFE_INTEGER },
-  { ...base, _key: 'P8', AGE: 26, public: -2147483649, more: '\u0001\u001f control characters\ttab\nnewline' },
-];
-
-// P1 <-> P2 reciprocal; P1 -> P2 listed twice, and P1's relations listed apart from each other; P1 -> P3 -> P4
-// and P1 -> P2 -> P4 two equally short routes; P4 -> P5 -> P6 -> P4 a cycle; P6 -> P6 a self-loop; P7 has no
-// incoming relation, P8 no outgoing one.
-const RELATIONS = [
-  ['P1', 'P2'], ['P2', 'P1'], ['P1', 'P2'], ['P1', 'P3'], ['P2', 'P4'], ['P3', 'P4'], ['P4', 'P5'],
-  ['P5', 'P6'], ['P6', 'P4'], ['P6', 'P6'], ['P6', 'P8'], ['P7', 'P1'],
-].map(([_from, _to]) => ({ _from, _to }));
-
-const NEIGHBORS = { P1: ['P2', 'P3'], P4: ['P5'], P6: ['P4', 'P6', 'P8'], P7: ['P1'], P8: [], P99: [] };
-const NEIGHBORS2 = {
-  P1: ['P2', 'P3', 'P4'], P4: ['P5', 'P6'], P6: ['P4', 'P5', 'P8'], P7: ['P1', 'P2', 'P3'], P8: [], P99: [],
-};
-const AGES = { 0: 2, 18: 2, 26: 2, 41: 1, null: 1 };
-// [from, to, maxDepth, hops or null]
-const PATHS = [
-  ['P1', 'P4', 15, 2], ['P7', 'P8', 15, 6], ['P7', 'P8', 6, 6], ['P7', 'P8', 5, null], ['P6', 'P6', 15, 0],
-  ['P8', 'P1', 15, null], ['P1', 'P7', 15, null], ['P5', 'P4', 15, 2], ['P1', 'P2', 1, 1], ['P1', 'P2', 0, null],
-  ['P1', 'P99', 15, null], ['P99', 'P1', 15, null], ['P6', 'P8', 40, 1],
-];
-
+// RELATIONS lists P1's relations apart from each other (P2 -> P1 stands between them). A key that names no
+// profile has no neighbours either, and a maxDepth far beyond the graph is harmless.
+const NEIGHBORS = { ...GRAPH_NEIGHBORS, P99: [] };
+const NEIGHBORS2 = { ...GRAPH_NEIGHBORS2, P99: [] };
+const PATHS = [...GRAPH_PATHS, ['P6', 'P8', 40, 1]];
 const byKey = new Map(PROFILES.map((doc) => [doc._key, doc]));
-const edges = new Set(RELATIONS.map(({ _from, _to }) => `${_from} ${_to}`));
-const sorted = (keys) => [...keys].sort();
 
 describe('neo4j operations', { skip }, () => {
   let db;
@@ -71,12 +51,7 @@ describe('neo4j operations', { skip }, () => {
     admin = createDriver({ ...options, concurrency: 1 });
     db = neo4j.create(options);
     await db.connect();
-    await db.resetNamespace();
-    await db.importProfiles(PROFILES.slice(0, 3));
-    await db.importProfiles(PROFILES.slice(3));
-    await db.importRelations(RELATIONS.slice(0, 4));
-    await db.importRelations(RELATIONS.slice(4));
-    await db.createIndexes();
+    await importGraph(db, PROFILES);
   });
 
   after(async () => {
@@ -85,9 +60,9 @@ describe('neo4j operations', { skip }, () => {
     await admin?.close();
   });
 
-  test('counts every profile and every relation, duplicates included', async () => {
-    assert.deepEqual(await db.counts(), { profiles: PROFILES.length, relations: RELATIONS.length });
-    await db.warmup();
+  graphOperationTests(() => db, {
+    profiles: PROFILES, neighbors: NEIGHBORS, neighbors2: NEIGHBORS2, paths: PATHS,
+    concurrentTitle: 'concurrent operations on every connection do not disturb each other',
   });
 
   test('profiles are nodes holding exactly the document\'s fields, integers as integers', async () => {
@@ -110,60 +85,10 @@ describe('neo4j operations', { skip }, () => {
       { labelsOrTypes: [`${options.namespace}_Profile`], properties: ['_key'], type: 'UNIQUENESS' });
   });
 
-  test('singleRead returns each document exactly as imported, and null for a missing key', async () => {
-    for (const doc of PROFILES) assert.deepStrictEqual(await db.singleRead(doc._key), doc);
-    assert.equal(await db.singleRead('P99'), null);
-    assert.equal(await db.singleRead("P1' OR '1'='1"), null);
-  });
-
-  test('aggregation counts every AGE, a missing one under "null"', async () => {
-    assert.deepStrictEqual(await db.aggregation(), AGES);
-  });
-
-  test('neighbors and neighbors2 return each key once', async () => {
-    for (const [key, expected] of Object.entries(NEIGHBORS)) {
-      assert.deepEqual(sorted(await db.neighbors(key)), expected, key);
-    }
-    for (const [key, expected] of Object.entries(NEIGHBORS2)) {
-      assert.deepEqual(sorted(await db.neighbors2(key)), expected, key);
-    }
-  });
-
-  test('neighborsData and neighbors2data return the same sets as exact documents', async () => {
-    for (const [operation, reference] of [['neighborsData', NEIGHBORS], ['neighbors2data', NEIGHBORS2]]) {
-      for (const [key, expected] of Object.entries(reference)) {
-        const documents = await db[operation](key);
-        assert.deepEqual(sorted(documents.map((doc) => doc._key)), expected, `${operation}(${key})`);
-        for (const doc of documents) assert.deepStrictEqual(doc, byKey.get(doc._key));
-      }
-    }
-  });
-
-  test('shortestPath is minimal, follows relations and honours maxDepth', async () => {
-    for (const [from, to, maxDepth, hops] of PATHS) {
-      const path = await db.shortestPath(from, to, maxDepth);
-      const call = `shortestPath(${from}, ${to}, ${maxDepth})`;
-      if (hops === null) {
-        assert.equal(path, null, call);
-        continue;
-      }
-      assert.equal(path.length - 1, hops, `${call}: ${JSON.stringify(path)}`);
-      assert.equal(path[0], from);
-      assert.equal(path.at(-1), to);
-      for (let i = 1; i < path.length; i += 1) assert.ok(edges.has(`${path[i - 1]} ${path[i]}`), `${call}: ${path}`);
-    }
-  });
-
   test('shortestPath rejects a depth that is not a non-negative integer', async () => {
     for (const maxDepth of [-1, 1.5, '15', Number.NaN]) {
       await assert.rejects(db.shortestPath('P1', 'P4', maxDepth), { code: 'E_USAGE' }, String(maxDepth));
     }
-  });
-
-  test('concurrent operations on every connection do not disturb each other', async () => {
-    const calls = Array.from({ length: 100 }, (_, i) => PATHS[i % PATHS.length]);
-    const answers = await Promise.all(calls.map(([from, to, maxDepth]) => db.shortestPath(from, to, maxDepth)));
-    answers.forEach((path, i) => assert.equal(path === null ? null : path.length - 1, calls[i][3], String(calls[i])));
   });
 
   for (const write of ['singleWrite', 'singleWriteSync']) {

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { connectError } from '../../adapters/orientdb/connection.js';
 import orientdb from '../../adapters/orientdb/description.js';
 import { ErrorCodes } from '../../core/errors.js';
+import { freePort, silentServer, tryConnect } from '../helpers/net.js';
 import { serverTarget } from '../helpers/servers.js';
 
 const { options, skip } = serverTarget(orientdb, { namespace: 'dbshootout_orienttest_connection' });
@@ -17,43 +18,9 @@ const DESCRIPTION = fileURLToPath(new URL('../../adapters/orientdb/description.j
 // servers); its size cannot be configured.
 const PUSH_SOCKETS = 2;
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-// A server that accepts connections and never says anything, as a hung server or another service would.
-async function silentServer() {
-  const sockets = new Set();
-  const server = net.createServer((socket) => sockets.add(socket));
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    port: server.address().port,
-    close: () => {
-      for (const socket of sockets) socket.destroy();
-      return new Promise((resolve) => server.close(resolve));
-    },
-  };
-}
-
 // Resolves to the rejection of connect(), and how long it took.
-async function failedConnect(overrides) {
-  const adapter = orientdb.create({ ...options, connectTimeoutMs: 3000, ...overrides });
-  const begin = Date.now();
-  try {
-    await adapter.connect();
-  } catch (error) {
-    return { error, ms: Date.now() - begin };
-  } finally {
-    await adapter.close();
-  }
-  return { error: null, ms: Date.now() - begin };
+function failedConnect(overrides) {
+  return tryConnect(orientdb, { ...options, connectTimeoutMs: 3000, ...overrides });
 }
 
 function assertConnectError({ error, ms }, port, reason, limitMs = 3500) {

@@ -1,12 +1,12 @@
 // Connecting: every refusal is E_CONNECT naming host:port and the reason, in bounded time, and the pool holds
 // exactly --concurrency connections. Runs against the local server of `bench server start postgresql`.
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import postgresql from '../../adapters/postgresql/description.js';
 import { ErrorCodes } from '../../core/errors.js';
 import { PASSWORD_PROBE_ROLE } from '../../server/postgresql.js';
+import { freePort, silentServer, tryConnect } from '../helpers/net.js';
 import { serverTarget } from '../helpers/servers.js';
 
 const { options, skip } = serverTarget(postgresql, { namespace: 'dbshootout_pgtest_connection' });
@@ -15,29 +15,9 @@ const PASSWORD_ROLE = PASSWORD_PROBE_ROLE;
 const POOL_ROLE = 'dbshootout_pool_probe';
 const PASSWORD = 'right-password';
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 // Resolves to the rejection of connect(), and how long it took.
-async function failedConnect(overrides) {
-  const adapter = postgresql.create({ ...options, connectTimeoutMs: 3000, ...overrides });
-  const begin = Date.now();
-  try {
-    await adapter.connect();
-  } catch (error) {
-    return { error, ms: Date.now() - begin };
-  } finally {
-    await adapter.close();
-  }
-  return { error: null, ms: Date.now() - begin };
+function failedConnect(overrides) {
+  return tryConnect(postgresql, { ...options, connectTimeoutMs: 3000, ...overrides });
 }
 
 function assertConnectError({ error, ms }, host, port, reason) {
@@ -68,19 +48,14 @@ describe('postgresql connection', { skip }, () => {
   });
 
   test('a server that never answers is E_CONNECT within connectTimeoutMs', async () => {
-    // Accepts the TCP connection and then says nothing, as a hung server or a wrong service would.
-    const silent = net.createServer(() => {});
-    const sockets = new Set();
-    silent.on('connection', (socket) => sockets.add(socket));
-    await new Promise((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    const { port } = silent.address();
+    const silent = await silentServer();
+    const { port } = silent;
     try {
       const outcome = await failedConnect({ port, connectTimeoutMs: 1000 });
       assertConnectError(outcome, '127.0.0.1', port, /no answer within 1000 ms/);
       assert.ok(outcome.ms >= 900, `waited for the timeout (${outcome.ms} ms)`);
     } finally {
-      for (const socket of sockets) socket.destroy();
-      await new Promise((resolve) => silent.close(resolve));
+      await silent.close();
     }
   });
 
