@@ -60,19 +60,20 @@ function networkError(url, error, timeoutMs) {
 // corrupt or cut download that happened to have the announced size.
 export async function inspectFile(file) {
   const hash = createHash('sha256');
-  const gunzip = createGunzip();
-  const drained = pipeline(gunzip, new Writable({ write: (chunk, encoding, done) => done() }));
   try {
-    for await (const chunk of createReadStream(file, { highWaterMark: HASH_CHUNK })) {
-      hash.update(chunk);
-      if (!gunzip.write(chunk)) await new Promise((resolve) => gunzip.once('drain', resolve));
-    }
-    gunzip.end();
-    await drained;
+    await pipeline(
+      createReadStream(file, { highWaterMark: HASH_CHUNK }),
+      async function* hashed(chunks) {
+        for await (const chunk of chunks) {
+          hash.update(chunk);
+          yield chunk;
+        }
+      },
+      createGunzip(),
+      new Writable({ write: (chunk, encoding, done) => done() }),
+    );
   } catch (error) {
-    gunzip.destroy();
-    await drained.catch(() => {});
-    return { sha256: hash.digest('hex'), gzipError: error.message };
+    return { sha256: null, gzipError: error.message };
   }
   return { sha256: hash.digest('hex'), gzipError: null };
 }
