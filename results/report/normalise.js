@@ -7,6 +7,9 @@ import { ReportErrorCodes, reportError } from './errors.js';
 // The reference of the published charts.
 export const PREFERRED_BASELINE = 'arangodb';
 
+// In-process stores the tests use, not databases: never a baseline unless nothing else was run.
+const NOT_DATABASES = new Set(['memory']);
+
 const round1 = (value) => Math.round(value * 10) / 10;
 
 function passedCompared(database, comparedNames) {
@@ -14,8 +17,8 @@ function passedCompared(database, comparedNames) {
 }
 
 // { id, reason }: --baseline when given (it must be in the results), else ArangoDB when present, else the
-// database that passed the most compared workloads, ties broken by id, so the choice never depends on the
-// order of the files.
+// database that passed the most compared workloads (an in-process test store only when it is alone), ties
+// broken by id, so the choice never depends on the order of the files.
 export function chooseBaseline(databases, comparedNames, requested) {
   const ids = databases.map((database) => database.id);
   if (requested !== undefined && requested !== null) {
@@ -27,9 +30,11 @@ export function chooseBaseline(databases, comparedNames, requested) {
   if (ids.includes(PREFERRED_BASELINE)) return { id: PREFERRED_BASELINE, reason: 'ArangoDB, the reference of the published nosql-tests charts' };
   const ranked = databases
     .map((database) => ({ id: database.id, passed: passedCompared(database, comparedNames) }))
-    .sort((a, b) => b.passed - a.passed || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    .sort((a, b) => NOT_DATABASES.has(a.id) - NOT_DATABASES.has(b.id) || b.passed - a.passed
+      || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const [best] = ranked;
-  const tied = ranked.filter((entry) => entry.id !== best.id && entry.passed === best.passed).map((entry) => entry.id);
+  const tied = ranked.filter((entry) => entry.id !== best.id && entry.passed === best.passed && !NOT_DATABASES.has(entry.id))
+    .map((entry) => entry.id);
   return {
     id: best.id,
     reason: `ArangoDB is not in these results; ${best.id} passed the most compared workloads (${best.passed} of ${comparedNames.length})`
