@@ -2,7 +2,7 @@
 // check the counts. A namespace that already holds this very dataset, completely imported, is reused.
 import { performance } from 'node:perf_hooks';
 import { BenchError, ErrorCodes } from '../core/errors.js';
-import { readProfiles, readRelations } from '../datasets/read.js';
+import { createReadStats, readProfiles, readRelations } from '../datasets/read.js';
 
 export const PROFILE_BATCH = 1000;
 export const RELATION_BATCH = 10000;
@@ -51,11 +51,14 @@ export async function importDataset({ adapter, description, options, dataset, fo
   await adapter.writeMarker(marker);
 
   const begin = performance.now();
-  await importFile(readProfiles(dataset.files.profiles, { batchSize: PROFILE_BATCH }),
+  // The dataset's own reading rules (skipBad for the real Pokec files), and what reading met on the way.
+  const readOptions = dataset.readOptions ?? {};
+  const read = { profiles: createReadStats(), relations: createReadStats() };
+  await importFile(readProfiles(dataset.files.profiles, { batchSize: PROFILE_BATCH, ...readOptions, stats: read.profiles }),
     (batch) => adapter.importProfiles(batch), expected.profiles,
     progress?.bar(`import profiles into ${description.name}`, expected.profiles));
   const profilesDone = performance.now();
-  await importFile(readRelations(dataset.files.relations, { batchSize: RELATION_BATCH }),
+  await importFile(readRelations(dataset.files.relations, { batchSize: RELATION_BATCH, ...readOptions, stats: read.relations }),
     (batch) => adapter.importRelations(batch), expected.relations,
     progress?.bar(`import relations into ${description.name}`, expected.relations));
   if (adapter.flushRelations) {
@@ -80,6 +83,10 @@ export async function importDataset({ adapter, description, options, dataset, fo
     indexesMs: round3(end - relationsDone),
     profilesPerSec: Math.round(expected.profiles / ((profilesDone - begin) / 1000)),
     relationsPerSec: Math.round(expected.relations / ((relationsDone - profilesDone) / 1000)),
+    read: {
+      profiles: { repairedLines: read.profiles.repairedLines, skippedLines: read.profiles.skippedLines },
+      relations: { repairedLines: read.relations.repairedLines, skippedLines: read.relations.skippedLines },
+    },
   };
   const importedAt = new Date().toISOString();
   await adapter.writeMarker({ ...marker, imported: true, importedAt, timings });

@@ -47,6 +47,9 @@ function describeDataset(dataset) {
     profiles: dataset.profiles,
     relations: dataset.relations,
     sha256: dataset.sha256,
+    // What preparing the dataset met in its files: lines repaired (invalid UTF-8) or skipped (--skip-bad),
+    // relations dropped (the real Pokec's duplicates and dangling ids); null for a dataset prepared without.
+    readStats: dataset.readStats ?? null,
   };
 }
 

@@ -152,6 +152,27 @@ test('bench run --dataset pokec validates every workload on the real layout', as
   assert.equal((await readdir(out)).length, 1);
 });
 
+test('bench import --dataset pokec --skip-bad imports past a malformed line and records what it skipped and repaired', async (t) => {
+  const cacheDir = await tempDir(t);
+  await pokecFixture(cacheDir, { extraProfileLine: 'x1\tnull\t\n' });
+  const out = path.join(cacheDir, 'results');
+  const args = ['import', '--db', 'sqlite', '--dataset', 'pokec', '--scale', 'tiny', '--cache-dir', cacheDir, '--json', '--quiet', '--out', out];
+  const stopped = await bench(args);
+  assert.equal(stopped.code, 1);
+  assert.match(stopped.stderr, /soc-pokec-profiles\.txt\.gz:11: expected 59 tab-separated columns/);
+  const { code, stdout, stderr } = await bench([...args, '--skip-bad']);
+  assert.equal(code, 0, stderr);
+  const result = JSON.parse(stdout);
+  assert.equal(result.import.reused, false);
+  assert.deepEqual(result.import.read, {
+    profiles: { repairedLines: REPAIRED_IDS.length, skippedLines: 1 },
+    relations: { repairedLines: 0, skippedLines: 0 },
+  });
+  assert.equal(result.dataset.profiles, 999);
+  assert.equal(result.dataset.readStats.profiles.skippedLines, 1);
+  assert.equal(result.dataset.readStats.profiles.repairedLines, REPAIRED_IDS.length);
+});
+
 test('bench run --dataset pokec without the files exits with 1 and names the fetch command', async (t) => {
   const cacheDir = await tempDir(t);
   const { code, stderr } = await bench(['run', '--dataset', 'pokec', '--cache-dir', cacheDir, '--quiet']);
