@@ -13,6 +13,8 @@ import {
 // Memory for each index build, for its session only; the server default (64 MB) makes the relation indexes of
 // the larger datasets sort on disk.
 const INDEX_BUILD_MEMORY = '256MB';
+// COPY streams per import batch.
+const IMPORT_STREAMS = 2;
 // SQLSTATE dependent_objects_still_exist: a RESTRICT drop found something that is not ours.
 const DEPENDENT_OBJECTS_STILL_EXIST = '2BP01';
 
@@ -165,16 +167,26 @@ export class PostgresAdapter {
 
   // --- bulk import ---
 
+  // Each batch goes as IMPORT_STREAMS COPYs on connections of their own, side by side: the server parses and
+  // stores each on its own backend, so it can use a core per stream while Node reads the next batch.
   async importProfiles(docs) {
-    let text = '';
-    for (const doc of docs) text += copyLine(this.#model.rowValues(doc));
-    await this.#copy(this.#names.profiles, columnList(this.#model), text);
+    await this.#copyParts(this.#names.profiles, columnList(this.#model), docs, (doc) => copyLine(this.#model.rowValues(doc)));
   }
 
   async importRelations(edges) {
-    let text = '';
-    for (const { _from, _to } of edges) text += copyLine([_from, _to]);
-    await this.#copy(this.#names.relations, '_from, _to', text);
+    await this.#copyParts(this.#names.relations, '_from, _to', edges, ({ _from, _to }) => copyLine([_from, _to]));
+  }
+
+  async #copyParts(table, columns, rows, line) {
+    const streams = Math.min(IMPORT_STREAMS, this.#options.concurrency);
+    const size = Math.ceil(rows.length / streams);
+    const texts = [];
+    for (let start = 0; start < rows.length; start += size) {
+      let text = '';
+      for (let i = start; i < Math.min(start + size, rows.length); i += 1) text += line(rows[i]);
+      texts.push(text);
+    }
+    await Promise.all(texts.map((text) => this.#copy(table, columns, text)));
   }
 
   // The primary key and both relation indexes are built after the load, each in its own session so the builds
