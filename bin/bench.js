@@ -108,7 +108,7 @@ await yargs(hideBin(process.argv))
     .positional('action', { choices: ['install', 'start', 'stop', 'status'], describe: 'what to do' })
     .positional('family', { choices: SERVER_FAMILIES, describe: 'which server' })
     .options({
-      port: { type: 'number', describe: 'port to listen on (start)', defaultDescription: 'postgresql 55432, mariadb 53306' },
+      port: { type: 'number', describe: 'port to listen on (start)', defaultDescription: 'postgresql 55432, mariadb 53306, neo4j 57687, orientdb 52424' },
       'cache-dir': datasetOptions['cache-dir'],
     })
     .check(checkCommon)
