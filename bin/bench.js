@@ -47,6 +47,11 @@ const dbOption = {
 const concurrencyOption = {
   concurrency: { type: 'number', default: DEFAULT_CONCURRENCY, describe: 'operations in flight at once, the same for every database; pools are sized from it' },
 };
+// Where a command that writes a result document puts it.
+const resultOptions = {
+  json: { type: 'boolean', default: false, describe: 'print the result document on stdout (progress stays on stderr)' },
+  out: { type: 'string', default: DEFAULT_OUT_DIR, describe: 'directory for result files' },
+};
 const quietOption = { quiet: { type: 'boolean', default: false, describe: 'no progress on stderr' } };
 
 await yargs(hideBin(process.argv))
@@ -60,8 +65,7 @@ await yargs(hideBin(process.argv))
       ...concurrencyOption,
       ...datasetOptions,
       ...datasetSourceOptions,
-      json: { type: 'boolean', default: false, describe: 'print the result document on stdout (progress stays on stderr)' },
-      out: { type: 'string', default: DEFAULT_OUT_DIR, describe: 'directory for result files' },
+      ...resultOptions,
       ...connectionOptions,
       'restart-cmd': { type: 'string', describe: 'shell command that restarts the server between runs' },
       'server-pid': { type: 'number', describe: 'pid of the database server on this machine: its process tree\'s CPU and memory are sampled during the runs (automatic for a server `bench server` started)' },
@@ -85,8 +89,7 @@ await yargs(hideBin(process.argv))
       ...concurrencyOption,
       ...datasetOptions,
       ...datasetSourceOptions,
-      json: { type: 'boolean', default: false, describe: 'print the result document on stdout (progress stays on stderr)' },
-      out: { type: 'string', default: DEFAULT_OUT_DIR, describe: 'directory for result files' },
+      ...resultOptions,
       ...connectionOptions,
       ...quietOption,
     })

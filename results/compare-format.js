@@ -1,5 +1,5 @@
 // `bench compare` as aligned text, Markdown or JSON. A workload without a passed time on both sides is a word.
-import { formatMs } from './report/blocks.js';
+import { formatMs } from './format.js';
 
 const HEADER = ['workload', 'a median ms', 'b median ms', 'speedup', '95% CI', 'b time vs a', 'verdict'];
 const NUMERIC = new Set([1, 2, 3, 4, 5]);

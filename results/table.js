@@ -1,11 +1,6 @@
 // The readable summary of one result document, for the terminal.
 import { CLIENT_BOUND_CPU_PCT } from '../resources/client.js';
-
-function formatMs(ms) {
-  if (ms >= 100) return ms.toFixed(0);
-  if (ms >= 1) return ms.toFixed(2);
-  return ms.toFixed(3);
-}
+import { formatMs } from './format.js';
 
 function medianRun(entry) {
   const sorted = [...entry.runs].sort((a, b) => a.ms - b.ms);

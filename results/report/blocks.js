@@ -1,29 +1,9 @@
 // The report laid out once as titled blocks (text, tables, lists) that the table, Markdown and HTML formats
 // render each in their own syntax, so the three always say the same thing.
+import { formatBytes, formatCount, formatMs } from '../format.js';
 
 const MARK_NOT_SIGNIFICANT = '~';
 const MARK_CLIENT_BOUND = '!';
-
-export function formatMs(ms) {
-  if (ms >= 100) return ms.toFixed(0);
-  if (ms >= 1) return ms.toFixed(2);
-  return ms.toFixed(3);
-}
-
-export function formatCount(n) {
-  return n.toLocaleString('en-US');
-}
-
-export function formatBytes(n) {
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let value = n;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${value.toFixed(unit === 0 ? 0 : 1)} ${units[unit]}`;
-}
 
 const orNa = (value, format) => (typeof value === 'number' ? format(value) : 'n/a');
 const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
