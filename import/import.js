@@ -57,12 +57,13 @@ export async function importDataset({ adapter, description, options, dataset, fo
   await importFile(readProfiles(dataset.files.profiles, { batchSize: PROFILE_BATCH, ...readOptions, stats: read.profiles }),
     (batch) => adapter.importProfiles(batch), expected.profiles,
     progress?.bar(`import profiles into ${description.name}`, expected.profiles));
+  await adapter.flushProfiles?.();
   const profilesDone = performance.now();
   await importFile(readRelations(dataset.files.relations, { batchSize: RELATION_BATCH, ...readOptions, stats: read.relations }),
     (batch) => adapter.importRelations(batch), expected.relations,
     progress?.bar(`import relations into ${description.name}`, expected.relations));
   if (adapter.flushRelations) {
-    progress?.log(`${description.name}: writing the relations it collected`);
+    progress?.log(`${description.name}: finishing the relations`);
     await adapter.flushRelations();
   }
   const relationsDone = performance.now();

@@ -4,7 +4,7 @@
 import async from 'async';
 import { BenchError, ErrorCodes } from '../../core/errors.js';
 import { REPORTED_SETTINGS, openPool } from './connection.js';
-import { copyIn, copyLine } from './copy.js';
+import { CopyStream, copyLine } from './copy.js';
 import {
   INSPECT_SQL, OWN_TABLES_SQL, createIndexesSql, createNamespaceSql, createTempCollectionSql, dropNamespaceSql,
   namespaceNames, quote, schemaName,
@@ -13,7 +13,7 @@ import {
 // Memory for each index build, for its session only; the server default (64 MB) makes the relation indexes of
 // the larger datasets sort on disk.
 const INDEX_BUILD_MEMORY = '256MB';
-// COPY streams per import batch.
+// COPY streams an import runs side by side, each on a connection of its own.
 const IMPORT_STREAMS = 2;
 // SQLSTATE dependent_objects_still_exist: a RESTRICT drop found something that is not ours.
 const DEPENDENT_OBJECTS_STILL_EXIST = '2BP01';
@@ -60,6 +60,8 @@ export class PostgresAdapter {
   #sql;
   #tempSql = new Map();
   #pool = null;
+  // The COPYs of the import phase under way: { table, copies: [{ client, copy }] }, or null.
+  #bulk = null;
   // Prepared statement names by SQL text; every connection of the pool prepares a statement on first use.
   #preparedNames = new Map();
   // The synchronous_commit each connection was last set to (see #setCommitMode).
@@ -79,6 +81,7 @@ export class PostgresAdapter {
   }
 
   async close() {
+    this.#abortBulk();
     const pool = this.#pool;
     this.#pool = null;
     await pool?.end();
@@ -97,6 +100,7 @@ export class PostgresAdapter {
 
   // Tables, their indexes and TOAST, of the namespace's schema only.
   async diskUsage() {
+    await this.#finishBulk();
     const [[bytes]] = await this.#rows(`
       SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint::text
       FROM pg_class AS c JOIN pg_namespace AS n ON n.oid = c.relnamespace
@@ -107,6 +111,7 @@ export class PostgresAdapter {
   // Reads every profile row (whole-row values are flattened, which fetches TOASTed values too) and every entry
   // of the three indexes: with sequential and bitmap scans off, each count is a full index-only scan.
   async warmup() {
+    await this.#finishBulk();
     const { profiles, relations } = this.#names;
     await this.#transaction(async (client) => {
       await client.query(`SELECT sum(pg_column_size(p.*)) FROM ${profiles} AS p`);
@@ -121,12 +126,14 @@ export class PostgresAdapter {
   // --- namespace ---
 
   async inspectNamespace() {
+    await this.#finishBulk();
     const { state, marker } = await this.#inspect(this.#connection);
     return { state, marker };
   }
 
   // One transaction: the namespace is either reset completely or left as it was.
   async resetNamespace() {
+    await this.#finishBulk();
     const { schema } = this.#names;
     await this.#transaction(async (client) => {
       const { state, objects } = await this.#inspect(client);
@@ -149,6 +156,7 @@ export class PostgresAdapter {
   }
 
   async writeMarker(marker) {
+    await this.#finishBulk();
     await this.#run(this.#sql.writeMarker, [JSON.stringify(marker)]);
   }
 
@@ -167,17 +175,28 @@ export class PostgresAdapter {
 
   // --- bulk import ---
 
-  // Each batch goes as IMPORT_STREAMS COPYs on connections of their own, side by side: the server parses and
-  // stores each on its own backend, so it can use a core per stream while Node reads the next batch.
+  // Profiles, then relations, each go through IMPORT_STREAMS COPYs that stay open across the batches (see
+  // CopyStream): every batch is split between them, so the server parses and stores on a backend per stream
+  // while Node reads the next batch. flushProfiles() and flushRelations() end them; so does any other call
+  // that needs the rows, and close() rolls back one never ended.
   async importProfiles(docs) {
-    await this.#copyParts(this.#names.profiles, columnList(this.#model), docs, (doc) => copyLine(this.#model.rowValues(doc)));
+    await this.#bulkWrite(this.#names.profiles, columnList(this.#model), docs, (doc) => copyLine(this.#model.rowValues(doc)));
+  }
+
+  async flushProfiles() {
+    await this.#finishBulk();
   }
 
   async importRelations(edges) {
-    await this.#copyParts(this.#names.relations, '_from, _to', edges, ({ _from, _to }) => copyLine([_from, _to]));
+    await this.#bulkWrite(this.#names.relations, '_from, _to', edges, ({ _from, _to }) => copyLine([_from, _to]));
   }
 
-  async #copyParts(table, columns, rows, line) {
+  async flushRelations() {
+    await this.#finishBulk();
+  }
+
+  async #bulkWrite(table, columns, rows, line) {
+    // The text first: a row the model refuses fails the call before anything is sent.
     const streams = Math.min(IMPORT_STREAMS, this.#options.concurrency);
     const size = Math.ceil(rows.length / streams);
     const texts = [];
@@ -186,13 +205,73 @@ export class PostgresAdapter {
       for (let i = start; i < Math.min(start + size, rows.length); i += 1) text += line(rows[i]);
       texts.push(text);
     }
-    await Promise.all(texts.map((text) => this.#copy(table, columns, text)));
+    if (this.#bulk?.table !== table) {
+      await this.#finishBulk();
+      this.#bulk = { table, copies: await this.#openCopies(table, columns, streams) };
+    }
+    const { copies } = this.#bulk;
+    try {
+      await Promise.all(texts.map((text, i) => copies[i].copy.write(text)));
+    } catch (error) {
+      throw this.#copyFailed(table, error);
+    }
+  }
+
+  // One connection per stream, taken from the pool for the whole phase, with synchronous_commit=off: a crash
+  // during an import leaves the marker at imported: false, so the import is repeated anyway.
+  async #openCopies(table, columns, count) {
+    const copies = [];
+    try {
+      for (let i = 0; i < count; i += 1) {
+        const client = await this.#connection.connect();
+        copies.push({ client, copy: null });
+        await this.#setCommitMode(client, 'off');
+        copies[i].copy = new CopyStream(client, `COPY ${table} (${columns}) FROM STDIN`);
+      }
+      return copies;
+    } catch (error) {
+      for (const { client } of copies) client.release(error);
+      throw error;
+    }
+  }
+
+  // Ends the open COPYs, if any, and gives their connections back.
+  async #finishBulk() {
+    const bulk = this.#bulk;
+    if (!bulk) return;
+    this.#bulk = null;
+    const ends = await Promise.allSettled(bulk.copies.map(({ copy }) => copy.end()));
+    const failure = ends.find(({ status }) => status === 'rejected');
+    bulk.copies.forEach(({ client }, i) => client.release(ends[i].status === 'rejected' ? ends[i].reason : undefined));
+    if (failure) {
+      // The other streams committed; the import as a whole has failed, and its marker still says so.
+      throw this.#copyFailed(bulk.table, failure.reason);
+    }
+  }
+
+  // An open COPY is given up: its connection is closed, which rolls it back.
+  #abortBulk() {
+    const bulk = this.#bulk;
+    if (!bulk) return;
+    this.#bulk = null;
+    for (const { client, copy } of bulk.copies) {
+      copy.abort();
+      client.release(new Error('import abandoned'));
+    }
+  }
+
+  #copyFailed(table, error) {
+    // The server's detail and context name the value and the line of that stream.
+    const detail = [error.detail, error.where].filter(Boolean).join('; ');
+    return new BenchError(ErrorCodes.IMPORT,
+      `${this.#label}: COPY into ${table} failed: ${error.message}${detail ? ` (${detail})` : ''}`, { cause: error });
   }
 
   // The primary key and both relation indexes are built after the load, each in its own session so the builds
   // run in parallel (as far as the pool allows). VACUUM then sets the visibility map, so graph queries read the
   // covering indexes alone (index-only scans), and ANALYZE gives the planner its statistics.
   async createIndexes() {
+    await this.#finishBulk();
     const builds = createIndexesSql(this.#names);
     await async.eachLimit(builds, Math.min(builds.length, this.#options.concurrency), async (sql) =>
       this.#transaction(async (client) => {
@@ -205,17 +284,9 @@ export class PostgresAdapter {
   }
 
   async counts() {
+    await this.#finishBulk();
     const [[profiles, relations]] = await this.#run(this.#sql.counts);
     return { profiles, relations };
-  }
-
-  // One COPY per batch, committed with synchronous_commit=off: a crash during an import leaves the marker at
-  // imported: false, so the import is repeated anyway, and no batch needs to wait for its WAL flush.
-  async #copy(table, columns, text) {
-    await this.#withClient(async (client) => {
-      await this.#setCommitMode(client, 'off');
-      await copyIn(client, `COPY ${table} (${columns}) FROM STDIN`, text);
-    });
   }
 
   // --- operations ---

@@ -54,14 +54,16 @@ export const PATHS = [
 const edges = new Set(RELATIONS.map(({ _from, _to }) => `${_from} ${_to}`));
 export const sorted = (keys) => [...keys].sort();
 
-// Imports the graph with `profiles` into a fresh namespace, profiles and relations each in two batches, as the
-// importer sends them.
+// Imports the graph with `profiles` into a fresh namespace, profiles and relations each in two batches and
+// flushed, as the importer sends them.
 export async function importGraph(db, profiles) {
   await db.resetNamespace();
   await db.importProfiles(profiles.slice(0, 3));
   await db.importProfiles(profiles.slice(3));
+  await db.flushProfiles?.();
   await db.importRelations(RELATIONS.slice(0, 4));
   await db.importRelations(RELATIONS.slice(4));
+  await db.flushRelations?.();
   await db.createIndexes();
 }
 

@@ -1,0 +1,129 @@
+// The bulk import streams each phase through COPYs that stay open across batches (copy.js CopyStream). These
+// tests watch the server's own view of them (pg_stat_activity) and the failures a stream can meet. Runs against
+// the local server of `bench server start postgresql`.
+import assert from 'node:assert/strict';
+import { after, afterEach, before, describe, test } from 'node:test';
+import pg from 'pg';
+import postgresql from '../../adapters/postgresql/description.js';
+import { ErrorCodes } from '../../core/errors.js';
+import { serverTarget } from '../helpers/servers.js';
+
+const NAMESPACE = 'dbshootout_pgtest_import';
+const { options, skip } = serverTarget(postgresql, { namespace: NAMESPACE });
+
+const profiles = (from, to) => Array.from({ length: to - from }, (_, i) => ({ _key: `P${from + i}`, AGE: i % 7 }));
+
+describe('postgresql streamed import', { skip }, () => {
+  let admin;
+  let adapters = [];
+
+  async function open(concurrency = 4) {
+    const adapter = postgresql.create({ ...options, concurrency });
+    adapters.push(adapter);
+    await adapter.connect();
+    return adapter;
+  }
+
+  // The backends of this test's namespace running a COPY, by pid.
+  async function copyBackends() {
+    const { rows } = await admin.query({
+      text: "SELECT pid FROM pg_stat_activity WHERE state = 'active' AND query LIKE 'COPY %' AND query LIKE $1 ORDER BY pid",
+      values: [`%${NAMESPACE}%`],
+      rowMode: 'array',
+    });
+    return rows.map(([pid]) => pid);
+  }
+
+  async function profileCount() {
+    return Number((await admin.query(`SELECT count(*) FROM "${NAMESPACE}".profiles`)).rows[0].count);
+  }
+
+  before(async () => {
+    admin = new pg.Client({ host: options.host, port: options.port, user: options.user, database: options.database });
+    await admin.connect();
+  });
+
+  afterEach(async () => {
+    for (const adapter of adapters) await adapter.close();
+    adapters = [];
+    await admin.query(`DROP SCHEMA IF EXISTS "${NAMESPACE}" CASCADE`);
+  });
+
+  after(async () => {
+    await admin.end();
+  });
+
+  test('the batches of a phase go through two COPYs that stay open until the flush', async () => {
+    const db = await open();
+    await db.resetNamespace();
+    await db.importProfiles(profiles(1, 1001));
+    const first = await copyBackends();
+    assert.equal(first.length, 2, 'two COPY streams');
+    await db.importProfiles(profiles(1001, 2001));
+    assert.deepEqual(await copyBackends(), first, 'the same backends take the next batch');
+    assert.equal(await profileCount(), 0, 'nothing is visible before the flush');
+    await db.flushProfiles();
+    assert.deepEqual(await copyBackends(), []);
+    assert.equal(await profileCount(), 2000);
+
+    await db.importRelations([{ _from: 'P1', _to: 'P2' }, { _from: 'P2', _to: 'P1' }, { _from: 'P3', _to: 'P1' }]);
+    assert.equal((await copyBackends()).length, 2);
+    await db.flushRelations();
+    assert.deepEqual(await db.counts(), { profiles: 2000, relations: 3 });
+  });
+
+  test('with --concurrency 1 the import uses one stream', async () => {
+    const db = await open(1);
+    await db.resetNamespace();
+    await db.importProfiles(profiles(1, 11));
+    assert.equal((await copyBackends()).length, 1);
+    await db.flushProfiles();
+    assert.deepEqual(await db.counts(), { profiles: 10, relations: 0 });
+  });
+
+  test('the relations batch ends the profiles COPY, and any other call ends an open one', async () => {
+    const db = await open();
+    await db.resetNamespace();
+    await db.importProfiles(profiles(1, 5));
+    await db.importRelations([{ _from: 'P1', _to: 'P2' }]);
+    assert.equal(await profileCount(), 4, 'the profiles were committed when the relations began');
+    assert.deepEqual(await db.counts(), { profiles: 4, relations: 1 });
+    assert.deepEqual(await copyBackends(), []);
+  });
+
+  test('a row the server rejects fails the flush with the table and the reason, and the adapter goes on', async () => {
+    const db = await open();
+    await db.resetNamespace();
+    // jsonb cannot hold U+0000, so the server refuses this document while the stream is open.
+    await db.importProfiles([...profiles(1, 100), { _key: 'P100', nickname: 'a\u0000b' }]);
+    await assert.rejects(db.flushProfiles(), (error) => {
+      assert.equal(error.code, ErrorCodes.IMPORT);
+      assert.match(error.message, /COPY into .*profiles.* failed: .*\\u0000/);
+      return true;
+    });
+    assert.deepEqual(await copyBackends(), []);
+    // The pool lost the failed connection and carries on.
+    await db.resetNamespace();
+    await db.importProfiles(profiles(1, 3));
+    await db.flushProfiles();
+    assert.deepEqual(await db.counts(), { profiles: 2, relations: 0 });
+  });
+
+  test('a row the model refuses fails the call before anything is sent', async () => {
+    const db = await open();
+    await db.resetNamespace();
+    await assert.rejects(db.importProfiles([{ _key: 'P1', AGE: 1n }]), /BigInt/);
+    assert.deepEqual(await copyBackends(), []);
+  });
+
+  test('close() rolls back a COPY that was never flushed, without waiting for it', async () => {
+    const db = await open();
+    await db.resetNamespace();
+    await db.importProfiles(profiles(1, 101));
+    assert.equal((await copyBackends()).length, 2);
+    await db.close();
+    for (let i = 0; i < 50 && (await copyBackends()).length > 0; i += 1) await new Promise((r) => setTimeout(r, 100));
+    assert.deepEqual(await copyBackends(), []);
+    assert.equal(await profileCount(), 0);
+  });
+});
