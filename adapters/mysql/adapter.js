@@ -1,5 +1,5 @@
 import { BenchError, ErrorCodes } from '../../core/errors.js';
-import { loadRows } from './bulk.js';
+import { LoadStream, insertBatch } from './bulk.js';
 import { connectError, createPool, endpoint } from './connection.js';
 import {
   createDatabaseSql,
@@ -12,6 +12,8 @@ import { PathFinder } from './shortest-path.js';
 
 const ER_BAD_DB_ERROR = 'ER_BAD_DB_ERROR';
 const MARKER_COLUMNS = ['id', 'marker'];
+// LOAD DATA statements an import runs side by side, each on a connection of its own.
+const IMPORT_STREAMS = 2;
 
 export class MysqlAdapter {
   #options;
@@ -19,6 +21,8 @@ export class MysqlAdapter {
   #pool = null;
   #server = null;
   #paths;
+  // The LOAD DATA statements of the import phase under way: { table, loads: [{ connection, load }] }, or null.
+  #bulk = null;
 
   constructor(options) {
     this.#options = options;
@@ -48,6 +52,7 @@ export class MysqlAdapter {
   }
 
   async close() {
+    this.#abortBulk();
     if (!this.#pool) return;
     const pool = this.#pool;
     this.#pool = null;
@@ -66,6 +71,8 @@ export class MysqlAdapter {
              @@log_bin AS log_bin,
              @@sync_binlog AS sync_binlog,
              @@innodb_doublewrite AS innodb_doublewrite,
+             @@innodb_log_file_size AS innodb_log_file_size,
+             @@innodb_sort_buffer_size AS innodb_sort_buffer_size,
              @@max_connections AS max_connections,
              @@version_comment AS version_comment`);
     return { ...row };
@@ -74,6 +81,7 @@ export class MysqlAdapter {
   // InnoDB's own figures for the namespace's database: pages of data and indexes as its statistics last counted
   // them (refreshed by the server in the background after large changes), not the tablespace files.
   async diskUsage() {
+    await this.#finishBulk();
     const [[row]] = await this.#connection.query({
       sql: 'SELECT COALESCE(SUM(DATA_LENGTH + INDEX_LENGTH), 0) FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?',
       values: [this.#tables.namespace],
@@ -84,6 +92,7 @@ export class MysqlAdapter {
 
   // Reads every document and scans both relation indexes, which loads them into the buffer pool.
   async warmup() {
+    await this.#finishBulk();
     const { profiles, relations } = this.#tables;
     await this.#connection.query(`SELECT SUM(LENGTH(doc)) FROM ${profiles}`);
     await this.#connection.query(`SELECT SUM(LENGTH(_to)) FROM ${relations} FORCE INDEX (from_to)`);
@@ -93,11 +102,13 @@ export class MysqlAdapter {
   // --- namespace ---
 
   async inspectNamespace() {
+    await this.#finishBulk();
     const { state, marker } = await this.#inspect();
     return { state, marker };
   }
 
   async resetNamespace() {
+    await this.#finishBulk();
     const { state, tableNames } = await this.#inspect();
     const { namespace, database } = this.#tables;
     if (state === 'foreign') {
@@ -117,6 +128,7 @@ export class MysqlAdapter {
   }
 
   async writeMarker(marker) {
+    await this.#finishBulk();
     await this.#connection.query(`REPLACE INTO ${this.#tables.marker} (id, marker) VALUES (1, ?)`, [
       JSON.stringify(marker),
     ]);
@@ -149,19 +161,33 @@ export class MysqlAdapter {
 
   // --- bulk import ---
 
+  // Profiles, then relations, each go through IMPORT_STREAMS LOAD DATA LOCAL INFILE statements that stay open
+  // across the batches (see LoadStream); every batch is split between them. flushProfiles() and
+  // flushRelations() end them; so does any other call that needs the rows, and close() rolls back one never
+  // ended. A server without local_infile gets each batch as multi-row INSERTs instead.
   async importProfiles(docs) {
-    await this.#load(this.#tables.profiles, ['_key', 'doc'], docs, (doc) => [doc._key, JSON.stringify(doc)]);
+    await this.#bulkWrite(this.#tables.profiles, ['_key', 'doc'], docs, (doc) => [doc._key, JSON.stringify(doc)]);
+  }
+
+  async flushProfiles() {
+    await this.#finishBulk();
   }
 
   async importRelations(edges) {
-    await this.#load(this.#tables.relations, ['_from', '_to'], edges, ({ _from, _to }) => [_from, _to]);
+    await this.#bulkWrite(this.#tables.relations, ['_from', '_to'], edges, ({ _from, _to }) => [_from, _to]);
+  }
+
+  async flushRelations() {
+    await this.#finishBulk();
   }
 
   async createIndexes() {
+    await this.#finishBulk();
     await this.#connection.query(createIndexesSql(this.#tables));
   }
 
   async counts() {
+    await this.#finishBulk();
     const { profiles, relations } = this.#tables;
     return {
       profiles: await this.#value(`SELECT COUNT(*) FROM ${profiles}`),
@@ -169,13 +195,59 @@ export class MysqlAdapter {
     };
   }
 
-  async #load(table, columns, items, toRow) {
+  async #bulkWrite(table, columns, items, toRow) {
     this.#server ??= await this.#serverLimits();
-    const connection = await this.#connection.getConnection();
+    if (!this.#server.localInfile) {
+      const connection = await this.#connection.getConnection();
+      try {
+        await insertBatch(connection, this.#server.maxAllowedPacket, table, columns, items, toRow);
+      } finally {
+        connection.release();
+      }
+      return;
+    }
+    if (this.#bulk?.table !== table) {
+      await this.#finishBulk();
+      this.#bulk = { table, loads: await this.#openLoads(table, columns) };
+    }
+    const { loads } = this.#bulk;
+    const size = Math.ceil(items.length / loads.length);
     try {
-      await loadRows(connection, this.#server, table, columns, items, toRow);
-    } finally {
-      connection.release();
+      await Promise.all(loads.map(({ load }, i) => load.write(items.slice(i * size, (i + 1) * size), toRow)));
+    } catch (error) {
+      throw loadFailed(table, error);
+    }
+  }
+
+  async #openLoads(table, columns) {
+    const count = Math.min(IMPORT_STREAMS, this.#options.concurrency);
+    const connections = await Promise.all(Array.from({ length: count }, () => this.#connection.getConnection()));
+    return connections.map((connection) => ({ connection, load: new LoadStream(connection, table, columns) }));
+  }
+
+  // Ends the open LOAD DATA statements, if any, and gives their connections back.
+  async #finishBulk() {
+    const bulk = this.#bulk;
+    if (!bulk) return;
+    this.#bulk = null;
+    const ends = await Promise.allSettled(bulk.loads.map(({ load }) => load.end()));
+    bulk.loads.forEach(({ connection }, i) => {
+      if (ends[i].status === 'fulfilled') connection.release();
+      else connection.destroy();
+    });
+    const failure = ends.find(({ status }) => status === 'rejected');
+    // The other statements committed; the import as a whole has failed, and its marker still says so.
+    if (failure) throw loadFailed(bulk.table, failure.reason);
+  }
+
+  // An open LOAD DATA is given up: its connection is closed, which rolls it back.
+  #abortBulk() {
+    const bulk = this.#bulk;
+    if (!bulk) return;
+    this.#bulk = null;
+    for (const { connection, load } of bulk.loads) {
+      load.abort();
+      connection.destroy();
     }
   }
 
@@ -306,4 +378,9 @@ function parseObject(text) {
   } catch {
     return null;
   }
+}
+
+function loadFailed(table, error) {
+  if (error instanceof BenchError) return error;
+  return new BenchError(ErrorCodes.IMPORT, `mysql: LOAD DATA into ${table} failed: ${error.message}`, { cause: error });
 }
