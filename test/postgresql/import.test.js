@@ -7,11 +7,10 @@ import pg from 'pg';
 import postgresql from '../../adapters/postgresql/description.js';
 import { ErrorCodes } from '../../core/errors.js';
 import { serverTarget } from '../helpers/servers.js';
+import { profiles, streamedImportTests } from '../helpers/streamed-import.js';
 
 const NAMESPACE = 'dbshootout_pgtest_import';
 const { options, skip } = serverTarget(postgresql, { namespace: NAMESPACE });
-
-const profiles = (from, to) => Array.from({ length: to - from }, (_, i) => ({ _key: `P${from + i}`, AGE: i % 7 }));
 
 describe('postgresql streamed import', { skip }, () => {
   let admin;
@@ -53,43 +52,7 @@ describe('postgresql streamed import', { skip }, () => {
     await admin.end();
   });
 
-  test('the batches of a phase go through two COPYs that stay open until the flush', async () => {
-    const db = await open();
-    await db.resetNamespace();
-    await db.importProfiles(profiles(1, 1001));
-    const first = await copyBackends();
-    assert.equal(first.length, 2, 'two COPY streams');
-    await db.importProfiles(profiles(1001, 2001));
-    assert.deepEqual(await copyBackends(), first, 'the same backends take the next batch');
-    assert.equal(await profileCount(), 0, 'nothing is visible before the flush');
-    await db.flushProfiles();
-    assert.deepEqual(await copyBackends(), []);
-    assert.equal(await profileCount(), 2000);
-
-    await db.importRelations([{ _from: 'P1', _to: 'P2' }, { _from: 'P2', _to: 'P1' }, { _from: 'P3', _to: 'P1' }]);
-    assert.equal((await copyBackends()).length, 2);
-    await db.flushRelations();
-    assert.deepEqual(await db.counts(), { profiles: 2000, relations: 3 });
-  });
-
-  test('with --concurrency 1 the import uses one stream', async () => {
-    const db = await open(1);
-    await db.resetNamespace();
-    await db.importProfiles(profiles(1, 11));
-    assert.equal((await copyBackends()).length, 1);
-    await db.flushProfiles();
-    assert.deepEqual(await db.counts(), { profiles: 10, relations: 0 });
-  });
-
-  test('the relations batch ends the profiles COPY, and any other call ends an open one', async () => {
-    const db = await open();
-    await db.resetNamespace();
-    await db.importProfiles(profiles(1, 5));
-    await db.importRelations([{ _from: 'P1', _to: 'P2' }]);
-    assert.equal(await profileCount(), 4, 'the profiles were committed when the relations began');
-    assert.deepEqual(await db.counts(), { profiles: 4, relations: 1 });
-    assert.deepEqual(await copyBackends(), []);
-  });
+  streamedImportTests({ open, loading: copyBackends, profileCount });
 
   test('a row the server rejects fails the flush with the table and the reason, and the adapter goes on', async () => {
     const db = await open();
@@ -116,14 +79,4 @@ describe('postgresql streamed import', { skip }, () => {
     assert.deepEqual(await copyBackends(), []);
   });
 
-  test('close() rolls back a COPY that was never flushed, without waiting for it', async () => {
-    const db = await open();
-    await db.resetNamespace();
-    await db.importProfiles(profiles(1, 101));
-    assert.equal((await copyBackends()).length, 2);
-    await db.close();
-    for (let i = 0; i < 50 && (await copyBackends()).length > 0; i += 1) await new Promise((r) => setTimeout(r, 100));
-    assert.deepEqual(await copyBackends(), []);
-    assert.equal(await profileCount(), 0);
-  });
 });

@@ -1,0 +1,62 @@
+// The tests of an adapter whose import streams each phase through bulk statements kept open across batches
+// (PostgreSQL's COPY, MySQL's LOAD DATA LOCAL INFILE), registered in the calling describe(). `open(concurrency)`
+// connects an adapter to a fresh test namespace (the caller's afterEach closes it and drops the namespace);
+// `loading()` lists the server's sessions running such a statement in that namespace; `profileCount()` counts
+// the profiles another session sees.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+export const profiles = (from, to) => Array.from({ length: to - from }, (_, i) => ({ _key: `P${from + i}`, AGE: i % 7 }));
+
+export function streamedImportTests({ open, loading, profileCount }) {
+  test('the batches of a phase go through two statements that stay open until the flush', async () => {
+    const db = await open(4);
+    await db.resetNamespace();
+    await db.importProfiles(profiles(1, 1001));
+    const first = await loading();
+    assert.equal(first.length, 2, 'two streams');
+    await db.importProfiles(profiles(1001, 2001));
+    assert.deepEqual(await loading(), first, 'the same sessions take the next batch');
+    assert.equal(await profileCount(), 0, 'nothing is visible before the flush');
+    await db.flushProfiles();
+    assert.deepEqual(await loading(), []);
+    assert.equal(await profileCount(), 2000);
+
+    await db.importRelations([{ _from: 'P1', _to: 'P2' }, { _from: 'P2', _to: 'P1' }, { _from: 'P3', _to: 'P1' }]);
+    assert.equal((await loading()).length, 2);
+    await db.flushRelations();
+    assert.deepEqual(await db.counts(), { profiles: 2000, relations: 3 });
+  });
+
+  test('with --concurrency 1 the import uses one stream', async () => {
+    const db = await open(1);
+    await db.resetNamespace();
+    await db.importProfiles(profiles(1, 11));
+    assert.equal((await loading()).length, 1);
+    await db.flushProfiles();
+    assert.deepEqual(await db.counts(), { profiles: 10, relations: 0 });
+  });
+
+  test('the relations batch ends the profiles phase, and any other call ends an open one', async () => {
+    const db = await open(4);
+    await db.resetNamespace();
+    await db.importProfiles(profiles(1, 5));
+    await db.importRelations([{ _from: 'P1', _to: 'P2' }]);
+    assert.equal(await profileCount(), 4, 'the profiles were committed when the relations began');
+    assert.deepEqual(await db.counts(), { profiles: 4, relations: 1 });
+    assert.deepEqual(await loading(), []);
+  });
+
+  test('close() rolls back a phase that was never flushed, without waiting for it', async () => {
+    const db = await open(4);
+    await db.resetNamespace();
+    await db.importProfiles(profiles(1, 101));
+    assert.equal((await loading()).length, 2);
+    await db.close();
+    for (let i = 0; i < 50 && (await loading()).length > 0; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.deepEqual(await loading(), []);
+    assert.equal(await profileCount(), 0);
+  });
+}
