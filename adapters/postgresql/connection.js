@@ -58,6 +58,10 @@ export async function openPool(label, options) {
   // event, which crashes the process when nobody listens. The next operation gets a new connection, or fails
   // with its own error, so nothing is lost by not acting here.
   pool.on('error', () => {});
+  // A connection that dies while checked out (an import's COPY, a write's transaction) emits 'error' on its
+  // client as well, after failing the query in flight with the same error: that query's caller reports it,
+  // and the pool discards the client when it comes back.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const opened = await Promise.allSettled(Array.from({ length: options.concurrency }, () => pool.connect()));
   for (const outcome of opened) if (outcome.status === 'fulfilled') outcome.value.release();
   const failed = opened.find((outcome) => outcome.status === 'rejected');
