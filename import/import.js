@@ -64,7 +64,7 @@ export async function importDataset({ adapter, description, options, dataset, fo
     progress?.bar(`import relations into ${description.name}`, expected.relations));
   if (adapter.flushRelations) {
     progress?.log(`${description.name}: finishing the relations`);
-    await adapter.flushRelations();
+    await adapter.flushRelations({ bar: progress && ((label, total) => progress.bar(`${label} (${description.name})`, total)) });
   }
   const relationsDone = performance.now();
   progress?.log(`${description.name}: creating indexes`);

@@ -231,8 +231,9 @@ export class OrientDBAdapter {
     if (this.#import.pending >= MAX_PENDING_RELATIONS) await this.#writeRelations();
   }
 
-  async flushRelations() {
-    await this.#writeRelations();
+  // Writing every vertex's bags takes minutes on the larger datasets: `bar`, when given, shows its progress.
+  async flushRelations({ bar } = {}) {
+    await this.#writeRelations(bar);
   }
 
   // The key index, built after the load: maintaining it during the import would cost more, and the import
@@ -264,15 +265,21 @@ export class OrientDBAdapter {
 
   // Every vertex of the pending relations once, in scripts of UPDATE statements run side by side: no two scripts
   // touch the same vertex. Each script is one transaction; the server rolls back a script that fails.
-  async #writeRelations() {
+  async #writeRelations(bar) {
     if (this.#import.pending === 0) return;
     const state = this.#import;
+    // At most every vertex has relations to write.
+    const progress = bar?.('write the relations vertex by vertex', state.vertices);
+    let done = 0;
     const scripts = chunks(state.takeVertexUpdates(), UPDATES_PER_SCRIPT);
     await async.eachLimit(scripts, Math.min(this.#options.concurrency, IMPORT_SESSIONS), async (updates) => {
       const params = {};
       const lines = updates.map((update, i) => vertexUpdate(state, update, i, params));
       await this.#script(`BEGIN;\n${lines.join('\n')}\nCOMMIT;`, params);
+      done += updates.length;
+      progress?.update(done);
     });
+    progress?.stop(done);
   }
 
   // --- operations ---

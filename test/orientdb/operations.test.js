@@ -141,6 +141,25 @@ describe('orientdb relation import', { skip }, () => {
     assert.equal((await second.shortestPath('P7', 'P8', 6)).length, 7);
   });
 
+  test('flushRelations reports its progress, vertex by vertex, through the bar it is given', async () => {
+    const adapter = await open();
+    await adapter.resetNamespace();
+    await adapter.importProfiles(PROFILES);
+    await adapter.importRelations(RELATIONS);
+    const calls = [];
+    const bar = (label, total) => {
+      calls.push(['bar', label, total]);
+      return { update: (done) => calls.push(['update', done]), stop: (done) => calls.push(['stop', done]) };
+    };
+    await adapter.flushRelations({ bar });
+    const touched = new Set(RELATIONS.flatMap(({ _from, _to }) => [_from, _to])).size;
+    assert.deepEqual(calls[0], ['bar', 'write the relations vertex by vertex', PROFILES.length]);
+    assert.deepEqual(calls.at(-1), ['stop', touched]);
+    assert.deepEqual(calls.at(-2), ['update', touched]);
+    await adapter.createIndexes();
+    assert.deepEqual(await adapter.counts(), { profiles: PROFILES.length, relations: RELATIONS.length });
+  });
+
   // The bags are OrientDB's own: CREATE EDGE, with the database's useLightweightEdges, adds to them. (DELETE EDGE
   // fails on lightweight edges in OrientDB 3.2.25 with a NullPointerException; the benchmark never deletes.)
   test('CREATE EDGE adds a lightweight edge to the same bags the import wrote', async () => {
