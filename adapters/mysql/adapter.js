@@ -1,4 +1,5 @@
 import { BenchError, ErrorCodes } from '../../core/errors.js';
+import { BulkLoad, IMPORT_STREAMS, split } from '../bulk-load.js';
 import { LoadStream, insertBatch } from './bulk.js';
 import { connectError, createPool, endpoint } from './connection.js';
 import {
@@ -12,8 +13,6 @@ import { PathFinder } from './shortest-path.js';
 
 const ER_BAD_DB_ERROR = 'ER_BAD_DB_ERROR';
 const MARKER_COLUMNS = ['id', 'marker'];
-// LOAD DATA statements an import runs side by side, each on a connection of its own.
-const IMPORT_STREAMS = 2;
 
 export class MysqlAdapter {
   #options;
@@ -21,13 +20,14 @@ export class MysqlAdapter {
   #pool = null;
   #server = null;
   #paths;
-  // The LOAD DATA statements of the import phase under way: { table, loads: [{ connection, load }] }, or null.
-  #bulk = null;
+  // The import phase under way, streamed through LOAD DATA statements (../bulk-load.js).
+  #bulk;
 
   constructor(options) {
     this.#options = options;
     this.#tables = namespaceTables(options.namespace);
     this.#paths = new PathFinder(this.#tables);
+    this.#bulk = new BulkLoad({ streams: Math.min(IMPORT_STREAMS, options.concurrency), failed: loadFailed });
   }
 
   async connect() {
@@ -52,7 +52,7 @@ export class MysqlAdapter {
   }
 
   async close() {
-    this.#abortBulk();
+    this.#bulk.abort();
     if (!this.#pool) return;
     const pool = this.#pool;
     this.#pool = null;
@@ -81,7 +81,7 @@ export class MysqlAdapter {
   // InnoDB's own figures for the namespace's database: pages of data and indexes as its statistics last counted
   // them (refreshed by the server in the background after large changes), not the tablespace files.
   async diskUsage() {
-    await this.#finishBulk();
+    await this.#bulk.finish();
     const [[row]] = await this.#connection.query({
       sql: 'SELECT COALESCE(SUM(DATA_LENGTH + INDEX_LENGTH), 0) FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?',
       values: [this.#tables.namespace],
@@ -92,7 +92,7 @@ export class MysqlAdapter {
 
   // Reads every document and scans both relation indexes, which loads them into the buffer pool.
   async warmup() {
-    await this.#finishBulk();
+    await this.#bulk.finish();
     const { profiles, relations } = this.#tables;
     await this.#connection.query(`SELECT SUM(LENGTH(doc)) FROM ${profiles}`);
     await this.#connection.query(`SELECT SUM(LENGTH(_to)) FROM ${relations} FORCE INDEX (from_to)`);
@@ -102,13 +102,13 @@ export class MysqlAdapter {
   // --- namespace ---
 
   async inspectNamespace() {
-    await this.#finishBulk();
+    await this.#bulk.finish();
     const { state, marker } = await this.#inspect();
     return { state, marker };
   }
 
   async resetNamespace() {
-    await this.#finishBulk();
+    await this.#bulk.finish();
     const { state, tableNames } = await this.#inspect();
     const { namespace, database } = this.#tables;
     if (state === 'foreign') {
@@ -128,7 +128,7 @@ export class MysqlAdapter {
   }
 
   async writeMarker(marker) {
-    await this.#finishBulk();
+    await this.#bulk.finish();
     await this.#connection.query(`REPLACE INTO ${this.#tables.marker} (id, marker) VALUES (1, ?)`, [
       JSON.stringify(marker),
     ]);
@@ -162,7 +162,7 @@ export class MysqlAdapter {
   // --- bulk import ---
 
   // Profiles, then relations, each go through IMPORT_STREAMS LOAD DATA LOCAL INFILE statements that stay open
-  // across the batches (see LoadStream); every batch is split between them. flushProfiles() and
+  // across the batches (see ../bulk-load.js and LoadStream); every batch is split between them. flushProfiles() and
   // flushRelations() end them; so does any other call that needs the rows, and close() rolls back one never
   // ended. A server without local_infile gets each batch as multi-row INSERTs instead.
   async importProfiles(docs) {
@@ -170,7 +170,7 @@ export class MysqlAdapter {
   }
 
   async flushProfiles() {
-    await this.#finishBulk();
+    await this.#bulk.finish();
   }
 
   async importRelations(edges) {
@@ -178,16 +178,16 @@ export class MysqlAdapter {
   }
 
   async flushRelations() {
-    await this.#finishBulk();
+    await this.#bulk.finish();
   }
 
   async createIndexes() {
-    await this.#finishBulk();
+    await this.#bulk.finish();
     await this.#connection.query(createIndexesSql(this.#tables));
   }
 
   async counts() {
-    await this.#finishBulk();
+    await this.#bulk.finish();
     const { profiles, relations } = this.#tables;
     return {
       profiles: await this.#value(`SELECT COUNT(*) FROM ${profiles}`),
@@ -206,49 +206,28 @@ export class MysqlAdapter {
       }
       return;
     }
-    if (this.#bulk?.table !== table) {
-      await this.#finishBulk();
-      this.#bulk = { table, loads: await this.#openLoads(table, columns) };
-    }
-    const { loads } = this.#bulk;
-    const size = Math.ceil(items.length / loads.length);
-    try {
-      await Promise.all(loads.map(({ load }, i) => load.write(items.slice(i * size, (i + 1) * size), toRow)));
-    } catch (error) {
-      throw loadFailed(table, error);
-    }
+    await this.#bulk.write(table, split(items, this.#bulk.streams), () => this.#openLoad(table, columns, toRow));
   }
 
-  async #openLoads(table, columns) {
-    const count = Math.min(IMPORT_STREAMS, this.#options.concurrency);
-    const connections = await Promise.all(Array.from({ length: count }, () => this.#connection.getConnection()));
-    return connections.map((connection) => ({ connection, load: new LoadStream(connection, table, columns) }));
-  }
-
-  // Ends the open LOAD DATA statements, if any, and gives their connections back.
-  async #finishBulk() {
-    const bulk = this.#bulk;
-    if (!bulk) return;
-    this.#bulk = null;
-    const ends = await Promise.allSettled(bulk.loads.map(({ load }) => load.end()));
-    bulk.loads.forEach(({ connection }, i) => {
-      if (ends[i].status === 'fulfilled') connection.release();
-      else connection.destroy();
-    });
-    const failure = ends.find(({ status }) => status === 'rejected');
-    // The other statements committed; the import as a whole has failed, and its marker still says so.
-    if (failure) throw loadFailed(bulk.table, failure.reason);
-  }
-
-  // An open LOAD DATA is given up: its connection is closed, which rolls it back.
-  #abortBulk() {
-    const bulk = this.#bulk;
-    if (!bulk) return;
-    this.#bulk = null;
-    for (const { connection, load } of bulk.loads) {
-      load.abort();
-      connection.destroy();
-    }
+  async #openLoad(table, columns, toRow) {
+    const connection = await this.#connection.getConnection();
+    const load = new LoadStream(connection, table, columns);
+    return {
+      write: (items) => load.write(items, toRow),
+      async end() {
+        try {
+          await load.end();
+        } catch (error) {
+          connection.destroy();
+          throw error;
+        }
+        connection.release();
+      },
+      abort() {
+        load.abort();
+        connection.destroy();
+      },
+    };
   }
 
   async #serverLimits() {

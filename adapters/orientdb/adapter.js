@@ -3,6 +3,7 @@
 import async from 'async';
 import orientjs from 'orientjs';
 import { BenchError, ErrorCodes } from '../../core/errors.js';
+import { split } from '../bulk-load.js';
 import {
   closeSessions, createDatabase, databaseExists, dropDatabase, endpoint, openServer, openSessions, serverConfig,
 } from './connection.js';
@@ -89,11 +90,6 @@ function* chunks(iterable, size) {
     }
   }
   if (chunk.length > 0) yield chunk;
-}
-
-function split(items, parts) {
-  const size = Math.ceil(items.length / parts);
-  return Array.from({ length: parts }, (_, i) => items.slice(i * size, (i + 1) * size)).filter((p) => p.length > 0);
 }
 
 function isPlainObject(value) {

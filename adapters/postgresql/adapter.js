@@ -3,6 +3,7 @@
 // shortest-path function, is the same for both.
 import async from 'async';
 import { BenchError, ErrorCodes } from '../../core/errors.js';
+import { BulkLoad, IMPORT_STREAMS, split } from '../bulk-load.js';
 import { REPORTED_SETTINGS, openPool } from './connection.js';
 import { CopyStream, copyLine } from './copy.js';
 import {
@@ -13,8 +14,6 @@ import {
 // Memory for each index build, for its session only; the server default (64 MB) makes the relation indexes of
 // the larger datasets sort on disk.
 const INDEX_BUILD_MEMORY = '256MB';
-// COPY streams an import runs side by side, each on a connection of its own.
-const IMPORT_STREAMS = 2;
 // SQLSTATE dependent_objects_still_exist: a RESTRICT drop found something that is not ours.
 const DEPENDENT_OBJECTS_STILL_EXIST = '2BP01';
 
@@ -60,8 +59,8 @@ export class PostgresAdapter {
   #sql;
   #tempSql = new Map();
   #pool = null;
-  // The COPYs of the import phase under way: { table, copies: [{ client, copy }] }, or null.
-  #bulk = null;
+  // The import phase under way, streamed through COPYs (../bulk-load.js).
+  #bulk;
   // Prepared statement names by SQL text; every connection of the pool prepares a statement on first use.
   #preparedNames = new Map();
   // The synchronous_commit each connection was last set to (see #setCommitMode).
@@ -73,6 +72,10 @@ export class PostgresAdapter {
     this.#model = model;
     this.#names = namespaceNames(label, schemaName(label, options.namespace, model.schemaSuffix));
     this.#sql = statements(this.#names, model);
+    this.#bulk = new BulkLoad({
+      streams: Math.min(IMPORT_STREAMS, options.concurrency),
+      failed: (table, error) => copyFailed(label, table, error),
+    });
   }
 
   async connect() {
@@ -81,7 +84,7 @@ export class PostgresAdapter {
   }
 
   async close() {
-    this.#abortBulk();
+    this.#bulk.abort();
     const pool = this.#pool;
     this.#pool = null;
     await pool?.end();
@@ -100,7 +103,7 @@ export class PostgresAdapter {
 
   // Tables, their indexes and TOAST, of the namespace's schema only.
   async diskUsage() {
-    await this.#finishBulk();
+    await this.#bulk.finish();
     const [[bytes]] = await this.#rows(`
       SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint::text
       FROM pg_class AS c JOIN pg_namespace AS n ON n.oid = c.relnamespace
@@ -111,7 +114,7 @@ export class PostgresAdapter {
   // Reads every profile row (whole-row values are flattened, which fetches TOASTed values too) and every entry
   // of the three indexes: with sequential and bitmap scans off, each count is a full index-only scan.
   async warmup() {
-    await this.#finishBulk();
+    await this.#bulk.finish();
     const { profiles, relations } = this.#names;
     await this.#transaction(async (client) => {
       await client.query(`SELECT sum(pg_column_size(p.*)) FROM ${profiles} AS p`);
@@ -126,14 +129,14 @@ export class PostgresAdapter {
   // --- namespace ---
 
   async inspectNamespace() {
-    await this.#finishBulk();
+    await this.#bulk.finish();
     const { state, marker } = await this.#inspect(this.#connection);
     return { state, marker };
   }
 
   // One transaction: the namespace is either reset completely or left as it was.
   async resetNamespace() {
-    await this.#finishBulk();
+    await this.#bulk.finish();
     const { schema } = this.#names;
     await this.#transaction(async (client) => {
       const { state, objects } = await this.#inspect(client);
@@ -156,7 +159,7 @@ export class PostgresAdapter {
   }
 
   async writeMarker(marker) {
-    await this.#finishBulk();
+    await this.#bulk.finish();
     await this.#run(this.#sql.writeMarker, [JSON.stringify(marker)]);
   }
 
@@ -176,15 +179,14 @@ export class PostgresAdapter {
   // --- bulk import ---
 
   // Profiles, then relations, each go through IMPORT_STREAMS COPYs that stay open across the batches (see
-  // CopyStream): every batch is split between them, so the server parses and stores on a backend per stream
-  // while Node reads the next batch. flushProfiles() and flushRelations() end them; so does any other call
-  // that needs the rows, and close() rolls back one never ended.
+  // ../bulk-load.js and CopyStream): every batch is split between them. flushProfiles() and flushRelations()
+  // end them; so does any other call that needs the rows, and close() rolls back one never ended.
   async importProfiles(docs) {
     await this.#bulkWrite(this.#names.profiles, columnList(this.#model), docs, (doc) => copyLine(this.#model.rowValues(doc)));
   }
 
   async flushProfiles() {
-    await this.#finishBulk();
+    await this.#bulk.finish();
   }
 
   async importRelations(edges) {
@@ -192,86 +194,53 @@ export class PostgresAdapter {
   }
 
   async flushRelations() {
-    await this.#finishBulk();
+    await this.#bulk.finish();
   }
 
   async #bulkWrite(table, columns, rows, line) {
     // The text first: a row the model refuses fails the call before anything is sent.
-    const streams = Math.min(IMPORT_STREAMS, this.#options.concurrency);
-    const size = Math.ceil(rows.length / streams);
-    const texts = [];
-    for (let start = 0; start < rows.length; start += size) {
+    const texts = split(rows, this.#bulk.streams).map((part) => {
       let text = '';
-      for (let i = start; i < Math.min(start + size, rows.length); i += 1) text += line(rows[i]);
-      texts.push(text);
-    }
-    if (this.#bulk?.table !== table) {
-      await this.#finishBulk();
-      this.#bulk = { table, copies: await this.#openCopies(table, columns, streams) };
-    }
-    const { copies } = this.#bulk;
-    try {
-      await Promise.all(texts.map((text, i) => copies[i].copy.write(text)));
-    } catch (error) {
-      throw this.#copyFailed(table, error);
-    }
+      for (const row of part) text += line(row);
+      return text;
+    });
+    await this.#bulk.write(table, texts, () => this.#openCopy(table, columns));
   }
 
-  // One connection per stream, taken from the pool for the whole phase, with synchronous_commit=off: a crash
-  // during an import leaves the marker at imported: false, so the import is repeated anyway.
-  async #openCopies(table, columns, count) {
-    const copies = [];
+  // A connection taken from the pool for the whole phase, with synchronous_commit=off: a crash during an
+  // import leaves the marker at imported: false, so the import is repeated anyway.
+  async #openCopy(table, columns) {
+    const client = await this.#connection.connect();
     try {
-      for (let i = 0; i < count; i += 1) {
-        const client = await this.#connection.connect();
-        copies.push({ client, copy: null });
-        await this.#setCommitMode(client, 'off');
-        copies[i].copy = new CopyStream(client, `COPY ${table} (${columns}) FROM STDIN`);
-      }
-      return copies;
+      await this.#setCommitMode(client, 'off');
     } catch (error) {
-      for (const { client } of copies) client.release(error);
+      client.release(error);
       throw error;
     }
-  }
-
-  // Ends the open COPYs, if any, and gives their connections back.
-  async #finishBulk() {
-    const bulk = this.#bulk;
-    if (!bulk) return;
-    this.#bulk = null;
-    const ends = await Promise.allSettled(bulk.copies.map(({ copy }) => copy.end()));
-    const failure = ends.find(({ status }) => status === 'rejected');
-    bulk.copies.forEach(({ client }, i) => client.release(ends[i].status === 'rejected' ? ends[i].reason : undefined));
-    if (failure) {
-      // The other streams committed; the import as a whole has failed, and its marker still says so.
-      throw this.#copyFailed(bulk.table, failure.reason);
-    }
-  }
-
-  // An open COPY is given up: its connection is closed, which rolls it back.
-  #abortBulk() {
-    const bulk = this.#bulk;
-    if (!bulk) return;
-    this.#bulk = null;
-    for (const { client, copy } of bulk.copies) {
-      copy.abort();
-      client.release(new Error('import abandoned'));
-    }
-  }
-
-  #copyFailed(table, error) {
-    // The server's detail and context name the value and the line of that stream.
-    const detail = [error.detail, error.where].filter(Boolean).join('; ');
-    return new BenchError(ErrorCodes.IMPORT,
-      `${this.#label}: COPY into ${table} failed: ${error.message}${detail ? ` (${detail})` : ''}`, { cause: error });
+    const copy = new CopyStream(client, `COPY ${table} (${columns}) FROM STDIN`);
+    return {
+      write: (text) => copy.write(text),
+      async end() {
+        try {
+          await copy.end();
+        } catch (error) {
+          client.release(error);
+          throw error;
+        }
+        client.release();
+      },
+      abort() {
+        copy.abort();
+        client.release(new Error('import abandoned'));
+      },
+    };
   }
 
   // The primary key and both relation indexes are built after the load, each in its own session so the builds
   // run in parallel (as far as the pool allows). VACUUM then sets the visibility map, so graph queries read the
   // covering indexes alone (index-only scans), and ANALYZE gives the planner its statistics.
   async createIndexes() {
-    await this.#finishBulk();
+    await this.#bulk.finish();
     const builds = createIndexesSql(this.#names);
     await async.eachLimit(builds, Math.min(builds.length, this.#options.concurrency), async (sql) =>
       this.#transaction(async (client) => {
@@ -284,7 +253,7 @@ export class PostgresAdapter {
   }
 
   async counts() {
-    await this.#finishBulk();
+    await this.#bulk.finish();
     const [[profiles, relations]] = await this.#run(this.#sql.counts);
     return { profiles, relations };
   }
@@ -434,4 +403,11 @@ function columnList(model) {
 
 async function rowsOf(queryable, text, values) {
   return (await queryable.query({ text, values, rowMode: 'array' })).rows;
+}
+
+// The server's detail and context name the value and the line of that stream.
+function copyFailed(label, table, error) {
+  const detail = [error.detail, error.where].filter(Boolean).join('; ');
+  return new BenchError(ErrorCodes.IMPORT,
+    `${label}: COPY into ${table} failed: ${error.message}${detail ? ` (${detail})` : ''}`, { cause: error });
 }
