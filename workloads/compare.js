@@ -3,8 +3,23 @@
 
 const MAX_TEXT = 160;
 
+// Wrong answers can hold anything a driver returns, so this never throws: values JSON cannot write (undefined,
+// functions, symbols, BigInts, cycles) are shown as JavaScript would write them.
+function describe(value) {
+  if (typeof value === 'bigint') return `${value}n`;
+  try {
+    const text = JSON.stringify(value);
+    if (text !== undefined) return text;
+  } catch {
+    // a cycle or a nested BigInt: described below
+  }
+  if (typeof value === 'function') return `[function ${value.name || 'anonymous'}]`;
+  if (typeof value === 'object') return Object.prototype.toString.call(value);
+  return String(value);
+}
+
 export function abbreviate(value) {
-  const text = value === undefined ? 'undefined' : JSON.stringify(value);
+  const text = describe(value);
   return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT - 1)}…` : text;
 }
 
@@ -13,15 +28,18 @@ function isPlainObject(value) {
 }
 
 // Documents are flat: every field value is a string or an integer, so strict equality per field is exact.
+// Only own fields count: `field in doc` and `doc[field]` would see inherited names (`constructor`, `toString`,
+// `__proto__`, ...) as fields.
 export function documentDifference(expected, got) {
   if (!isPlainObject(got)) return `expected a document, got ${abbreviate(got)}`;
   for (const field of Object.keys(expected)) {
+    if (!Object.hasOwn(got, field)) return `missing field ${field}: expected ${abbreviate(expected[field])}`;
     if (got[field] !== expected[field]) {
       return `field ${field}: expected ${abbreviate(expected[field])}, got ${abbreviate(got[field])}`;
     }
   }
   for (const field of Object.keys(got)) {
-    if (!(field in expected)) return `unexpected field ${field}: ${abbreviate(got[field])}`;
+    if (!Object.hasOwn(expected, field)) return `unexpected field ${field}: ${abbreviate(got[field])}`;
   }
   return null;
 }
@@ -41,13 +59,15 @@ export function keySetDifference(expectedKeys, got) {
   return `${expectedKeys.length} keys expected, ${answer.length} returned; missing ${abbreviate(missing.slice(0, 5))}, extra ${abbreviate(extra.slice(0, 5))}`;
 }
 
+const bucket = (histogram, key) => (Object.hasOwn(histogram, key) ? abbreviate(histogram[key]) : 'no bucket');
+
+// Every bucket of either side must be in both with the same count (a number: "5" is wrong).
 export function histogramDifference(expected, got) {
   if (!isPlainObject(got)) return `expected an object of counts, got ${abbreviate(got)}`;
   const keys = new Set([...Object.keys(expected), ...Object.keys(got)]);
   for (const key of [...keys].sort((a, b) => Number(a) - Number(b))) {
-    if (got[key] !== expected[key]) {
-      return `AGE ${key}: expected ${abbreviate(expected[key])}, got ${abbreviate(got[key])}`;
-    }
+    const same = Object.hasOwn(expected, key) && Object.hasOwn(got, key) && got[key] === expected[key];
+    if (!same) return `AGE ${key}: expected ${bucket(expected, key)}, got ${bucket(got, key)}`;
   }
   return null;
 }

@@ -137,6 +137,10 @@ export class MemoryAdapter {
     return this.#temp(name).get(key) ?? null;
   }
 
+  async readCollection(name) {
+    return [...this.#temp(name).values()];
+  }
+
   async singleWrite(collection, doc) {
     const documents = this.#temp(collection);
     if (documents.has(doc._key)) throw new Error(`memory adapter: duplicate key ${doc._key}`);
