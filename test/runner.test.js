@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { performance } from 'node:perf_hooks';
 import { test } from 'node:test';
 import { ErrorCodes } from '../core/errors.js';
 import { MAX_ERRORS, execute } from '../runner/execute.js';
@@ -29,6 +30,35 @@ test('keeps exactly `concurrency` operations in flight and aligns answers with i
   // Each worker's latencies tile its busy time, so together they cover about 7 x the wall time.
   const busy = outcome.latencies.reduce((sum, ms) => sum + ms, 0);
   assert.ok(busy <= 7 * outcome.wallMs + 1 && busy >= 0.8 * 7 * outcome.wallMs, `busy ${busy} ms vs wall ${outcome.wallMs} ms`);
+});
+
+test('an operation\'s latency runs until its answer arrived, the first operation of each worker included', async () => {
+  // Every call takes at least 20 ms by the same clock the runner reads (a timer alone may fire a little early).
+  const call = async (a, input) => {
+    const begin = performance.now();
+    while (performance.now() - begin < 20) await sleep(20 - (performance.now() - begin));
+    return input;
+  };
+  const outcome = await execute({ inputs: [1, 2, 3, 4, 5, 6], call, adapter: null, concurrency: 2 });
+  assert.deepEqual(outcome.answers, [1, 2, 3, 4, 5, 6]);
+  assert.ok(outcome.latencies.every((ms) => ms >= 20), `latencies ${[...outcome.latencies].map((ms) => ms.toFixed(1)).join(', ')} ms`);
+  // Three operations per worker, one after the other.
+  assert.ok(outcome.wallMs >= 60, `wall ${outcome.wallMs} ms`);
+});
+
+test('a failed operation is timed too, and its answer stays empty', async () => {
+  const outcome = await execute({
+    inputs: [1, 2], adapter: null, concurrency: 1,
+    call: async (a, input) => {
+      await sleep(25);
+      if (input === 2) throw new Error('boom');
+      return input;
+    },
+  });
+  assert.deepEqual(outcome.answers, [1, undefined]);
+  assert.deepEqual(outcome.errors.map(({ index, error }) => [index, error.message]), [[1, 'boom']]);
+  assert.equal(outcome.completed, 2);
+  assert.ok(outcome.latencies[1] >= 20, `${outcome.latencies[1]} ms`);
 });
 
 test('never runs more workers than operations', async () => {
