@@ -10,12 +10,14 @@ import {
   markerOf, strangers, tempCollectionName,
 } from './model.js';
 import {
-  aggregationQuery, neighbors2Query, neighbors2dataQuery, neighborsDataQuery, neighborsQuery, shortestPathQuery,
-  warmupQuery,
+  aggregationQuery, neighbors2Query, neighbors2dataQuery, neighborsDataQuery, neighborsQuery, readCollectionQuery,
+  shortestPathQuery, warmupQuery,
 } from './queries.js';
 
-// A server with the AQL query results cache switched on would otherwise answer a repeated query from the cache.
-const QUERY_OPTIONS = Object.freeze({ cache: false });
+// cache: a server with the AQL query results cache switched on would otherwise answer a repeated query from the
+// cache. batchSize: the server's default of 1,000 documents per batch would cost a round trip per thousand on a
+// large neighbourhood or a whole temporary collection; MongoDB's cursors ask for as many.
+export const QUERY_OPTIONS = Object.freeze({ cache: false, batchSize: 100_000 });
 // complete: a batch is imported whole or not at all; details: the server says why not.
 const IMPORT_OPTIONS = Object.freeze({ waitForSync: false, complete: true, details: true });
 // silent: the server answers without the new document's metadata, which nobody reads.
@@ -276,6 +278,10 @@ export class ArangoAdapter {
 
   async readDocument(name, key) {
     return contractDocument(await this.#collection(tempCollectionName(name)).document(key, { graceful: true }));
+  }
+
+  async readCollection(name) {
+    return (await this.#all(readCollectionQuery(tempCollectionName(name)))).map(contractDocument);
   }
 
   // --- connection ---

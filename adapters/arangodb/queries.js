@@ -32,6 +32,8 @@ const QUERIES = Object.freeze({
   FOR v IN OUTBOUND SHORTEST_PATH @from TO @to ${relations} RETURN v._key`,
   // Reads every profile document whole (LENGTH of a document counts its attributes).
   warmup: `FOR p IN ${profiles} COLLECT AGGREGATE attributes = SUM(LENGTH(p)) RETURN attributes`,
+  // Every stored document as it is; the adapter strips the system attributes as it does for a single read.
+  readCollection: 'FOR d IN @@collection RETURN d',
 });
 
 export const aggregationQuery = () => ({ query: QUERIES.aggregation, bindVars: {} });
@@ -50,3 +52,8 @@ export const shortestPathQuery = (from, to) => ({
 });
 
 export const warmupQuery = () => ({ query: QUERIES.warmup, bindVars: {} });
+
+export const readCollectionQuery = (collection) => ({
+  query: QUERIES.readCollection,
+  bindVars: { '@collection': collection },
+});

@@ -217,6 +217,11 @@ export class MongoAdapter {
     return stored === null ? null : fromStored(stored);
   }
 
+  // One cursor whose batches hold up to BATCH_SIZE documents (and 16 MiB), not the driver's first batch of 101.
+  async readCollection(name) {
+    return (await this.#tempCollection(name).find({}, cursorOptions()).toArray()).map(fromStored);
+  }
+
   #tempCollection(name) {
     const { db, temp } = this.#connected;
     let collection = temp.get(name);

@@ -329,6 +329,13 @@ export class MysqlAdapter {
     return rows.length === 0 ? null : JSON.parse(rows[0].doc);
   }
 
+  // One query: the server sends every row in one result set, no round trip per document.
+  async readCollection(name) {
+    const sql = `SELECT doc FROM ${this.#tables.temp(name)}`;
+    const [rows] = await this.#connection.query({ sql, rowsAsArray: true });
+    return rows.map(([doc]) => JSON.parse(doc));
+  }
+
   async #insertTemp(collection, doc) {
     await this.#connection.execute(`INSERT INTO ${this.#tables.temp(collection)} (_key, doc) VALUES (?, ?)`, [
       doc._key ?? null,

@@ -54,6 +54,7 @@ function tempStatements(temp) {
     insert: `CREATE (d:${temp.quoted}) SET d = $doc`,
     count: `MATCH (d:${temp.quoted}) RETURN count(d)`,
     read: `MATCH (d:${temp.quoted} {_key: $key}) RETURN properties(d)`,
+    readAll: `MATCH (d:${temp.quoted}) RETURN properties(d)`,
     key: `CREATE CONSTRAINT ${quote(temp.keyConstraint)} IF NOT EXISTS FOR (d:${temp.quoted}) REQUIRE d._key IS UNIQUE`,
   };
 }
@@ -269,6 +270,11 @@ export class Neo4jAdapter {
   async readDocument(name, key) {
     const [doc] = firstColumn(await this.#run(this.#temp(name).read, { key }));
     return doc ?? null;
+  }
+
+  // One query; the driver pulls every record at once (fetchSize -1), one document per record.
+  async readCollection(name) {
+    return firstColumn(await this.#run(this.#temp(name).readAll));
   }
 
   #temp(name) {

@@ -61,6 +61,7 @@ function tempStatements(name) {
     insert: `INSERT INTO ${name} CONTENT :doc RETURN @rid`,
     count: `SELECT count(*) AS count FROM ${name}`,
     read: `SELECT ${DOCUMENT} FROM ${name} WHERE _key = :key`,
+    readAll: `SELECT ${DOCUMENT} FROM ${name}`,
   };
 }
 
@@ -340,6 +341,11 @@ export class OrientDBAdapter {
   async readDocument(name, key) {
     const rows = await this.#query(this.#temp(name).read, { key });
     return rows.length === 0 ? null : rows[0].doc;
+  }
+
+  // One query, read in pages of PAGE_SIZE records.
+  async readCollection(name) {
+    return (await this.#query(this.#temp(name).readAll)).map(({ doc }) => doc);
   }
 
   #temp(name) {

@@ -48,6 +48,7 @@ function tempStatements(table, model) {
     insert: `INSERT INTO ${table} (${columnList(model)}) VALUES (${placeholders})`,
     count: `SELECT count(*)::int FROM ${table}`,
     read: `SELECT ${model.documentSql} FROM ${table} AS p WHERE p._key = $1`,
+    readAll: `SELECT ${model.documentSql} FROM ${table} AS p`,
   };
 }
 
@@ -316,6 +317,11 @@ export class PostgresAdapter {
   async readDocument(name, key) {
     const rows = await this.#run(this.#temp(name).read, [key]);
     return rows.length === 0 ? null : rows[0][0];
+  }
+
+  // One query: the driver reads the whole result before it resolves, with no round trip per document.
+  async readCollection(name) {
+    return (await this.#run(this.#temp(name).readAll)).map(([doc]) => doc);
   }
 
   async #insert(collection, doc, commitMode) {

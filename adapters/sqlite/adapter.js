@@ -281,6 +281,11 @@ export class SqliteAdapter {
     return doc === undefined ? null : JSON.parse(doc);
   }
 
+  async readCollection(name) {
+    const docs = this.#statement(`SELECT doc FROM ${this.#tables.temp(name)}`).pluck().all();
+    return docs.map((doc) => JSON.parse(doc));
+  }
+
   #insertTemp(collection, doc) {
     this.#statement(`INSERT INTO ${this.#tables.temp(collection)} (_key, doc) VALUES (?, ?)`)
       .run(doc._key ?? null, JSON.stringify(doc));

@@ -100,11 +100,13 @@ describe('arangodb queries', () => {
     neighbors2data: queries.neighbors2dataQuery('P1'),
     shortestPath: queries.shortestPathQuery('P1', 'P9'),
     warmup: queries.warmupQuery(),
+    readCollection: queries.readCollectionQuery('tmp_singleWrite'),
   };
 
   test('every bind parameter a query names is bound, and nothing else', () => {
     for (const [name, { query, bindVars }] of Object.entries(built)) {
-      const named = new Set([...query.matchAll(/@(\w+)/g)].map(([, parameter]) => parameter));
+      // @@name binds a collection, under the key "@name".
+      const named = new Set([...query.matchAll(/@(@?\w+)/g)].map(([, parameter]) => parameter));
       assert.deepEqual([...named].sort(), Object.keys(bindVars).sort(), name);
     }
   });

@@ -1,3 +1,5 @@
+import { INTEGER_COLUMNS, PROFILE_COLUMNS } from '../../datasets/columns.js';
+
 // A graph small enough to check by hand, with the cases that break naive implementations: a reciprocal
 // pair (P1 <-> P2), two shortest paths of equal length (P1 -> P2|P3 -> P4), a seven-hop chain, a profile
 // nobody points to (P9), one that points nowhere (P10), and Slovak text with diacritics.
@@ -54,3 +56,9 @@ export const PATHS = [
   ['P10', 'P1', 15, null],
   ['P4', 'P4', 15, 0],
 ];
+
+// A document with every field a profile can have (each Pokec column but user_id), for the write cases: text with
+// diacritics, a character outside the Basic Multilingual Plane, markup, quotes and an escaped newline.
+export const FULL_DOCUMENT = Object.fromEntries(PROFILE_COLUMNS.filter((column) => column !== 'user_id').map(
+  (column, i) => [column, INTEGER_COLUMNS.has(column) ? i : `${column}: ľudová hudba 𝄞 <br /> "x"\\n ${i}`],
+));

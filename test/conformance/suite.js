@@ -5,13 +5,13 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { ErrorCodes } from '../../core/errors.js';
 import { documentDifference, histogramDifference, keySetDifference } from '../../workloads/compare.js';
-import { AGE_HISTOGRAM, NEIGHBORS, NEIGHBORS2, PATHS, PROFILES, RELATIONS } from './fixture.js';
+import { AGE_HISTOGRAM, FULL_DOCUMENT, NEIGHBORS, NEIGHBORS2, PATHS, PROFILES, RELATIONS } from './fixture.js';
 
 export const OPERATIONS = ['singleRead', 'singleWrite', 'singleWriteSync', 'aggregation', 'neighbors',
   'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath'];
 const LIFECYCLE = ['connect', 'close', 'serverVersion', 'warmup', 'inspectNamespace', 'resetNamespace',
   'writeMarker', 'importProfiles', 'importRelations', 'createIndexes', 'counts',
-  'createTempCollection', 'dropTempCollection', 'countDocuments', 'readDocument'];
+  'createTempCollection', 'dropTempCollection', 'countDocuments', 'readDocument', 'readCollection'];
 
 const byKey = new Map(PROFILES.map((doc) => [doc._key, doc]));
 const edges = new Set(RELATIONS.map(({ _from, _to }) => `${_from} ${_to}`));
@@ -211,6 +211,30 @@ export function conformanceCases(description) {
       });
     });
   }
+
+  addFor('singleWrite', 'readCollection returns exactly the documents of its temporary collection', async ({ options }) => {
+    await withAdapter(description, options, async (adapter) => {
+      const [collection, other] = ['conformance_readCollection', 'conformance_readCollection_other'];
+      await adapter.createTempCollection(collection);
+      await adapter.createTempCollection(other);
+      try {
+        assert.deepEqual(await adapter.readCollection(collection), [], 'an empty collection reads as []');
+        // The fixture's profiles (absent fields, diacritics, symbols) and one document with every field.
+        const documents = [...PROFILES, FULL_DOCUMENT].map((doc, i) => ({ ...doc, _key: `W${i + 1}` }));
+        await Promise.all(documents.map((doc) => adapter.singleWrite(collection, doc)));
+        await adapter.singleWrite(other, { ...PROFILES[0], _key: 'X1' });
+        const answer = await adapter.readCollection(collection);
+        assert.ok(Array.isArray(answer), 'readCollection resolves an array');
+        assert.equal(answer.length, documents.length, 'every document once, no other');
+        const byKey = new Map(answer.map((doc) => [doc?._key, doc]));
+        assert.equal(byKey.size, documents.length, 'no key twice');
+        for (const doc of documents) assertNoDifference(documentDifference(doc, byKey.get(doc._key)), doc._key);
+      } finally {
+        await adapter.dropTempCollection(collection);
+        await adapter.dropTempCollection(other);
+      }
+    });
+  });
 
   return cases;
 }
