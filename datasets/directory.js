@@ -46,6 +46,15 @@ function regenerateHint(dir) {
   return `delete ${dir} to prepare the dataset again`;
 }
 
+// What to do about a file of the dataset that no longer matches the manifest: a file of the directory is
+// prepared again with it; a file kept elsewhere is a download shared by prepared copies (../pokec/...), which
+// `bench data fetch pokec` checks against the sha256 it recorded, deleting it when it differs.
+function changedFileHint(dir, name) {
+  if (!name.startsWith('..')) return regenerateHint(dir);
+  return 'run `npx bench data fetch pokec`, which deletes a download that no longer matches its recorded sha256, '
+    + 'then run it again to download that file anew';
+}
+
 async function readPart(dir, name) {
   const file = path.join(dir, name);
   try {
@@ -86,6 +95,11 @@ function datasetObject(dir, manifest, params, reference) {
     relations: manifest.relations,
     files,
     sha256: { profiles: manifest.files.profiles.sha256, relations: manifest.files.relations.sha256 },
+    // Per file, what to do when its bytes no longer hash to `sha256` (a check made by whoever reads it whole).
+    changedFileHints: {
+      profiles: changedFileHint(dir, manifest.files.profiles.name),
+      relations: changedFileHint(dir, manifest.files.relations.name),
+    },
     sizes: manifest.sizes,
     params,
     reference,

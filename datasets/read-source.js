@@ -1,7 +1,7 @@
 // What every reader shares: opening a file (plain or .gz), errors that name the file and line, and the
 // statistics of a read, which tell a caller how much of a file was repaired or skipped.
 import { createReadStream } from 'node:fs';
-import { pipeline } from 'node:stream';
+import { pipeline, Transform } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { BenchError, ErrorCodes } from '../core/errors.js';
 
@@ -20,12 +20,26 @@ export function readError(file, error) {
 
 // The file's bytes, gunzipped when its name ends in .gz, so that SNAP's downloads need not be unpacked.
 // A read or gunzip error destroys the returned stream with that error, so it reaches whoever iterates it.
-export function openBytes(file) {
+// `hash` (a crypto Hash), when given, receives the bytes as stored, before any gunzip: what a manifest's
+// sha256 covers. It holds the whole file's once the returned stream has ended.
+export function openBytes(file, { hash = null } = {}) {
   const raw = createReadStream(file, { highWaterMark: READ_CHUNK });
-  if (!file.endsWith('.gz')) return raw;
-  const gunzip = createGunzip({ chunkSize: READ_CHUNK });
-  pipeline(raw, gunzip, () => {});
-  return gunzip;
+  const stages = [raw];
+  if (hash) stages.push(hashing(hash));
+  if (file.endsWith('.gz')) stages.push(createGunzip({ chunkSize: READ_CHUNK }));
+  if (stages.length === 1) return raw;
+  pipeline(...stages, () => {});
+  return stages.at(-1);
+}
+
+function hashing(hash) {
+  return new Transform({
+    highWaterMark: READ_CHUNK,
+    transform(chunk, encoding, done) {
+      hash.update(chunk);
+      done(null, chunk);
+    },
+  });
 }
 
 // Filled in by a reader as it goes: `rows` read, `repairedLines` holding invalid UTF-8 (each invalid

@@ -3,8 +3,9 @@
 // names the file and line, or, with `skipBad`, a line counted in `stats` and skipped. Invalid UTF-8 is
 // repaired to U+FFFD and counted, never an error: the real profile file holds some.
 //
-// Every function takes { skipBad = false, stats } and fills in `stats` (see createReadStats) as it reads, so
-// that a caller can record how many lines were repaired or skipped.
+// Every function takes { skipBad = false, stats, hash } and fills in `stats` (see createReadStats) as it reads,
+// so that a caller can record how many lines were repaired or skipped. `hash`, a crypto Hash, receives the
+// file's bytes as stored (gzip'd ones included) in the same pass, for a caller to check them against a manifest.
 import { profileId, profileKey } from './columns.js';
 import { ProfileParser } from './profile-parser.js';
 import { RelationParser } from './relation-parser.js';
@@ -14,8 +15,8 @@ export { createReadStats };
 
 // `take(parser.push(chunk))` for every chunk of the file, then `take(0)` after what the end of the file
 // completes.
-async function* parsedChunks(file, parser, take) {
-  const source = openBytes(file);
+async function* parsedChunks(file, parser, take, hash) {
+  const source = openBytes(file, { hash });
   try {
     for await (const bytes of source) yield take(parser.push(bytes));
     parser.end();
@@ -27,7 +28,7 @@ async function* parsedChunks(file, parser, take) {
   }
 }
 
-export async function* readProfiles(file, { batchSize = 1000, skipBad = false, stats = createReadStats() } = {}) {
+export async function* readProfiles(file, { batchSize = 1000, skipBad = false, stats = createReadStats(), hash = null } = {}) {
   const parser = new ProfileParser(file, { skipBad, stats });
   const take = () => {
     const { docs } = parser;
@@ -35,7 +36,7 @@ export async function* readProfiles(file, { batchSize = 1000, skipBad = false, s
     return docs;
   };
   let batch = [];
-  for await (const docs of parsedChunks(file, parser, take)) {
+  for await (const docs of parsedChunks(file, parser, take, hash)) {
     for (const doc of docs) {
       batch.push(doc);
       if (batch.length >= batchSize) {
@@ -58,9 +59,9 @@ export async function loadProfiles(file, ids = null, options = {}) {
   return profiles;
 }
 
-function relationChunks(file, { skipBad = false, stats = createReadStats() } = {}) {
+function relationChunks(file, { skipBad = false, stats = createReadStats(), hash = null } = {}) {
   const parser = new RelationParser(file, { skipBad, stats });
-  return parsedChunks(file, parser, (count) => ({ from: parser.from, to: parser.to, count }));
+  return parsedChunks(file, parser, (count) => ({ from: parser.from, to: parser.to, count }), hash);
 }
 
 export async function* readRelations(file, { batchSize = 10000, ...options } = {}) {

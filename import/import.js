@@ -1,5 +1,8 @@
-// Bulk loading: stream the dataset's files through the adapter's batch import, build the indexes,
-// check the counts. A namespace that already holds this very dataset, completely imported, is reused.
+// Bulk loading: stream the dataset's files through the adapter's batch import, build the indexes, check the
+// counts. Reading a file hashes its bytes in the same pass, and a file that no longer hashes to the manifest's
+// sha256 fails the import. A namespace whose marker says it holds this very dataset, completely imported from
+// files with the manifest's checksums, is reused without reading the files.
+import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { BenchError, ErrorCodes } from '../core/errors.js';
 import { createReadStats, readProfiles, readRelations } from '../datasets/read.js';
@@ -13,12 +16,51 @@ function foreignNamespace(description, options) {
     + 'it will not touch them. Choose another --namespace, or remove those objects yourself.');
 }
 
-// One batch is stored while the next one is read and parsed: for a server database the two run on
-// different cores. The adapter still sees one call at a time, in file order.
-async function importFile(batches, store, total, bar) {
+// What a marker records of the dataset it was written for.
+function datasetIdentity(dataset) {
+  return { dataset: dataset.id, name: dataset.name, scale: dataset.scale, seed: dataset.seed };
+}
+
+function describeIdentity({ dataset, name, scale, seed }) {
+  return `the dataset ${dataset} (${name} ${scale}, seed ${seed})`;
+}
+
+// Why the namespace's data cannot stand for `dataset`; null when it can: its import finished, for this
+// dataset, from files with the manifest's checksums, and it still holds the dataset's counts.
+async function staleReason(adapter, marker, dataset) {
+  if (!marker?.imported) return 'its last import did not finish';
+  const identity = datasetIdentity(dataset);
+  if (Object.entries(identity).some(([key, value]) => marker[key] !== value)) {
+    return `it holds ${describeIdentity(marker)}, not ${describeIdentity(identity)}`;
+  }
+  if (marker.sha256?.profiles !== dataset.sha256.profiles || marker.sha256?.relations !== dataset.sha256.relations) {
+    return "it was imported from files whose checksums differ from the dataset's manifest";
+  }
+  const counts = await adapter.counts();
+  if (counts.profiles !== dataset.profiles || counts.relations !== dataset.relations) {
+    return `it holds ${counts.profiles} profiles and ${counts.relations} relations where the dataset has `
+      + `${dataset.profiles} and ${dataset.relations}`;
+  }
+  return null;
+}
+
+function changedFile(dataset, role, sha256) {
+  return new BenchError(ErrorCodes.DATASET, `${dataset.files[role]}: the file read hashes to sha256 ${sha256}, `
+    + `but the dataset's manifest records ${dataset.sha256[role]}: the file changed after the dataset was prepared; `
+    + `${dataset.changedFileHints[role]}. The data read from it is left in the namespace as an unfinished import, `
+    + 'which the next import replaces');
+}
+
+// One file into the database, batch by batch, and then what reading it showed checked against the manifest:
+// the sha256 of its bytes as stored (a file changed, even with its size kept) and its rows (a file that yields
+// fewer or more). Resolves with the sha256. One batch is stored while the next one is read and parsed: for a
+// server database the two run on different cores. The adapter still sees one call at a time, in file order.
+async function importFile({ dataset, role, read, batchSize, stats, store, bar }) {
+  const hash = createHash('sha256');
+  const total = dataset[role];
   let done = 0;
   let storing = null;
-  for await (const batch of batches) {
+  for await (const batch of read(dataset.files[role], { batchSize, ...dataset.readOptions, stats, hash })) {
     await storing;
     bar?.update(done);
     storing = store(batch);
@@ -28,40 +70,50 @@ async function importFile(batches, store, total, bar) {
   }
   await storing;
   bar?.stop(done);
+  const sha256 = hash.digest('hex');
+  if (sha256 !== dataset.sha256[role]) throw changedFile(dataset, role, sha256);
   if (done !== total) {
-    throw new BenchError(ErrorCodes.DATASET, `read ${done} rows where the dataset's manifest says ${total}`);
+    throw new BenchError(ErrorCodes.DATASET, `${dataset.files[role]}: read ${done} rows where the dataset's manifest says ${total}`);
   }
+  return sha256;
 }
 
+// Resolves with the import's timings and `sha256`, the checksums of the files as this import read them, or as
+// the reused import's marker records them (equal to the manifest's: reuse requires it).
 export async function importDataset({ adapter, description, options, dataset, force = false, progress }) {
   const namespace = await adapter.inspectNamespace();
   if (namespace.state === 'foreign') throw foreignNamespace(description, options);
-  const expected = { profiles: dataset.profiles, relations: dataset.relations };
 
-  if (!force && namespace.state === 'owned' && namespace.marker?.dataset === dataset.id && namespace.marker?.imported) {
-    const counts = await adapter.counts();
-    if (counts.profiles === expected.profiles && counts.relations === expected.relations) {
-      return { reused: true, importedAt: namespace.marker.importedAt, ...namespace.marker.timings };
+  if (!force && namespace.state === 'owned') {
+    const reason = await staleReason(adapter, namespace.marker, dataset);
+    if (reason === null) {
+      const { importedAt, timings, sha256 } = namespace.marker;
+      return { reused: true, importedAt, ...timings, sha256 };
     }
-    progress?.log(`${description.name}: the imported data no longer matches the dataset's counts; importing again`);
+    progress?.log(`${description.name}: not reusing the data in the namespace (${reason}); importing again`);
   }
 
-  const marker = { harness: 'db-shootout', dataset: dataset.id, imported: false };
+  // Written incomplete first, so that an import that fails on the way is never taken for a finished one.
+  const marker = { harness: 'db-shootout', ...datasetIdentity(dataset), imported: false };
   await adapter.resetNamespace();
   await adapter.writeMarker(marker);
 
   const begin = performance.now();
   // The dataset's own reading rules (skipBad for the real Pokec files), and what reading met on the way.
-  const readOptions = dataset.readOptions ?? {};
   const read = { profiles: createReadStats(), relations: createReadStats() };
-  await importFile(readProfiles(dataset.files.profiles, { batchSize: PROFILE_BATCH, ...readOptions, stats: read.profiles }),
-    (batch) => adapter.importProfiles(batch), expected.profiles,
-    progress?.bar(`import profiles into ${description.name}`, expected.profiles));
+  const sha256 = {};
+  sha256.profiles = await importFile({
+    dataset, role: 'profiles', read: readProfiles, batchSize: PROFILE_BATCH, stats: read.profiles,
+    store: (batch) => adapter.importProfiles(batch),
+    bar: progress?.bar(`import profiles into ${description.name}`, dataset.profiles),
+  });
   await adapter.flushProfiles?.();
   const profilesDone = performance.now();
-  await importFile(readRelations(dataset.files.relations, { batchSize: RELATION_BATCH, ...readOptions, stats: read.relations }),
-    (batch) => adapter.importRelations(batch), expected.relations,
-    progress?.bar(`import relations into ${description.name}`, expected.relations));
+  sha256.relations = await importFile({
+    dataset, role: 'relations', read: readRelations, batchSize: RELATION_BATCH, stats: read.relations,
+    store: (batch) => adapter.importRelations(batch),
+    bar: progress?.bar(`import relations into ${description.name}`, dataset.relations),
+  });
   if (adapter.flushRelations) {
     progress?.log(`${description.name}: finishing the relations`);
     await adapter.flushRelations({ bar: progress && ((label, total) => progress.bar(`${label} (${description.name})`, total)) });
@@ -72,26 +124,26 @@ export async function importDataset({ adapter, description, options, dataset, fo
   const end = performance.now();
 
   const counts = await adapter.counts();
-  if (counts.profiles !== expected.profiles || counts.relations !== expected.relations) {
+  if (counts.profiles !== dataset.profiles || counts.relations !== dataset.relations) {
     throw new BenchError(ErrorCodes.IMPORT,
       `${description.name} holds ${counts.profiles} profiles and ${counts.relations} relations after import; `
-      + `the dataset has ${expected.profiles} and ${expected.relations}`);
+      + `the dataset has ${dataset.profiles} and ${dataset.relations}`);
   }
   const timings = {
     ms: round3(end - begin),
     profilesMs: round3(profilesDone - begin),
     relationsMs: round3(relationsDone - profilesDone),
     indexesMs: round3(end - relationsDone),
-    profilesPerSec: Math.round(expected.profiles / ((profilesDone - begin) / 1000)),
-    relationsPerSec: Math.round(expected.relations / ((relationsDone - profilesDone) / 1000)),
+    profilesPerSec: Math.round(dataset.profiles / ((profilesDone - begin) / 1000)),
+    relationsPerSec: Math.round(dataset.relations / ((relationsDone - profilesDone) / 1000)),
     read: {
       profiles: { repairedLines: read.profiles.repairedLines, skippedLines: read.profiles.skippedLines },
       relations: { repairedLines: read.relations.repairedLines, skippedLines: read.relations.skippedLines },
     },
   };
   const importedAt = new Date().toISOString();
-  await adapter.writeMarker({ ...marker, imported: true, importedAt, timings });
-  return { reused: false, importedAt, ...timings };
+  await adapter.writeMarker({ ...marker, sha256, imported: true, importedAt, timings });
+  return { reused: false, importedAt, ...timings, sha256 };
 }
 
 function round3(value) {

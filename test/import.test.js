@@ -1,14 +1,17 @@
 // The importer's side of the bulk-import contract (adapters/README.md), on the in-process memory store wrapped
 // so that every call is recorded: the order of the calls, which phase a flush is timed in, and the progress bar
-// a long flushRelations() is given.
+// a long flushRelations() is given. Then what the importer checks: the files' sha256 and rows against the
+// manifest, the counts in the database, and when a namespace's marker lets an import be reused.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import memory from '../adapters/memory/description.js';
 import { prepareDataset } from '../datasets/dataset.js';
 import { importDataset } from '../import/import.js';
+import { spawnBench } from './helpers/cli.js';
 
 const FLUSH_MS = 300;
 const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'bench-import-'));
@@ -84,4 +87,138 @@ test('without progress the flush gets no bar, and the import is the same', async
   const result = await importDataset({ adapter, description: memory, options: {}, dataset });
   assert.equal(result.reused, false);
   assert.equal(calls.filter((name) => name.startsWith('flush')).length, 2);
+});
+
+function sha256Of(file) {
+  return createHash('sha256').update(readFileSync(file)).digest('hex');
+}
+
+// The memory store under a namespace of its own, so that a test sees only its own imports.
+function memoryAdapter(namespace = `import_test_${process.pid}_${Math.random()}`) {
+  return memory.create({ namespace, concurrency: 1 });
+}
+
+test('the import records the sha256 of the bytes it read, and its marker names the dataset and those checksums', async () => {
+  const adapter = memoryAdapter();
+  await adapter.connect();
+  const result = await importDataset({ adapter, description: memory, options: {}, dataset });
+  const read = { profiles: sha256Of(dataset.files.profiles), relations: sha256Of(dataset.files.relations) };
+  assert.deepEqual(result.sha256, read);
+  const { marker } = await adapter.inspectNamespace();
+  assert.deepEqual({ dataset: marker.dataset, name: marker.name, scale: marker.scale, seed: marker.seed, sha256: marker.sha256 },
+    { dataset: dataset.id, name: 'synthetic', scale: 'tiny', seed: 1, sha256: read });
+  assert.equal(marker.imported, true);
+});
+
+test('a file that does not hash to the manifest\'s sha256 fails the import, and the namespace is not reused after it', async () => {
+  const adapter = memoryAdapter();
+  await adapter.connect();
+  const recorded = 'ab'.repeat(32);
+  const changed = { ...dataset, sha256: { ...dataset.sha256, relations: recorded } };
+  await assert.rejects(importDataset({ adapter, description: memory, options: {}, dataset: changed }), (error) => {
+    assert.equal(error.code, 'E_DATASET');
+    assert.ok(error.message.startsWith(`${dataset.files.relations}: `), error.message);
+    assert.ok(error.message.includes(sha256Of(dataset.files.relations)), 'the sha256 of the bytes read');
+    assert.ok(error.message.includes(recorded), 'the sha256 the manifest records');
+    assert.ok(error.message.includes(`delete ${dataset.dir} to prepare the dataset again`), error.message);
+    return true;
+  });
+  assert.equal((await adapter.inspectNamespace()).marker.imported, false, 'the marker does not claim a finished import');
+  const progress = recordingProgress();
+  const again = await importDataset({ adapter, description: memory, options: {}, dataset: changed, progress })
+    .catch((error) => error);
+  assert.equal(again.code, 'E_DATASET', 'the next import reads the file again rather than reuse the data');
+  assert.match(progress.events.find(([kind]) => kind === 'log')[1], /not reusing the data in the namespace \(its last import did not finish\)/);
+});
+
+test('an import is reused only when its marker names the dataset and the manifest\'s checksums', async () => {
+  const adapter = memoryAdapter();
+  await adapter.connect();
+  const first = await importDataset({ adapter, description: memory, options: {}, dataset });
+  const reused = await importDataset({ adapter, description: memory, options: {}, dataset });
+  assert.equal(reused.reused, true);
+  assert.deepEqual(reused.sha256, first.sha256);
+  assert.equal(reused.importedAt, first.importedAt);
+
+  const { marker } = await adapter.inspectNamespace();
+  const stale = [
+    [{ sha256: { ...marker.sha256, profiles: '00'.repeat(32) } }, /checksums differ from the dataset's manifest/],
+    [{ sha256: undefined }, /checksums differ from the dataset's manifest/],
+    [{ seed: 2 }, /\(synthetic tiny, seed 2\), not the dataset .* \(synthetic tiny, seed 1\)/],
+    [{ dataset: 'synthetic-small-s1-g1' }, /holds the dataset synthetic-small-s1-g1 /],
+    [{ imported: false }, /its last import did not finish/],
+  ];
+  for (const [change, reason] of stale) {
+    await adapter.writeMarker({ ...marker, ...change });
+    const progress = recordingProgress();
+    const result = await importDataset({ adapter, description: memory, options: {}, dataset, progress });
+    assert.equal(result.reused, false, JSON.stringify(change));
+    assert.match(progress.events.find(([kind]) => kind === 'log')[1], reason);
+  }
+});
+
+test('an import that leaves other counts in the database than the dataset\'s fails', async () => {
+  const adapter = memoryAdapter();
+  await adapter.connect();
+  const lying = new Proxy(adapter, {
+    get(target, name) {
+      if (name === 'counts') return async () => ({ ...(await target.counts()), relations: dataset.relations - 1 });
+      const value = target[name];
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  await assert.rejects(importDataset({ adapter: lying, description: memory, options: {}, dataset }), (error) => {
+    assert.equal(error.code, 'E_IMPORT');
+    assert.match(error.message, new RegExp(`holds ${dataset.profiles} profiles and ${dataset.relations - 1} relations after import`));
+    return true;
+  });
+  assert.equal((await adapter.inspectNamespace()).marker.imported, false);
+});
+
+for (const [role, delta] of [['profiles', 1], ['profiles', -1], ['relations', 1], ['relations', -1]]) {
+  test(`a ${role} file that yields ${delta > 0 ? 'fewer' : 'more'} rows than the manifest says fails the import`, async () => {
+    const adapter = memoryAdapter();
+    await adapter.connect();
+    const claimed = { ...dataset, [role]: dataset[role] + delta };
+    await assert.rejects(importDataset({ adapter, description: memory, options: {}, dataset: claimed }), (error) => {
+      assert.equal(error.code, 'E_DATASET');
+      assert.equal(error.message,
+        `${dataset.files[role]}: read ${dataset[role]} rows where the dataset's manifest says ${dataset[role] + delta}`);
+      return true;
+    });
+  });
+}
+
+// The real command on a dataset whose profile file had one byte changed after it was prepared, its size kept.
+test('bench: a dataset file changed with its size kept fails the import with exit 1, and is never taken as imported', async (t) => {
+  const work = mkdtempSync(path.join(os.tmpdir(), 'bench-import-cli-'));
+  t.after(() => rmSync(work, { recursive: true, force: true }));
+  const env = { BENCH_CACHE_DIR: path.join(work, 'cache') };
+  const bench = (args) => spawnBench([...args, '--scale', 'tiny', '--out', path.join(work, 'results')], { cwd: work, env });
+
+  const imported = await bench(['import', '--json']);
+  assert.equal(imported.code, 0, imported.stderr);
+  const dir = path.join(work, 'cache', 'datasets', 'synthetic-tiny-s1');
+  const profiles = path.join(dir, 'soc-pokec-profiles.txt');
+  const relations = path.join(dir, 'soc-pokec-relationships.txt');
+  assert.deepEqual(JSON.parse(imported.stdout).dataset.sha256, { profiles: sha256Of(profiles), relations: sha256Of(relations) });
+
+  // The first profile's `public` (0 or 1) flipped: the file still parses, with the same size and counts.
+  const bytes = readFileSync(profiles);
+  const at = bytes.indexOf(0x09) + 1;
+  bytes[at] = bytes[at] === 0x30 ? 0x31 : 0x30;
+  const before = sha256Of(profiles);
+  writeFileSync(profiles, bytes);
+  const after = sha256Of(profiles);
+
+  const failed = await bench(['run', '--runs', '1', '--workload', 'aggregation', '--reimport']);
+  assert.equal(failed.code, 1, failed.stderr);
+  assert.ok(failed.stderr.includes(`${profiles}: the file read hashes to sha256 ${after}, but the dataset's manifest records ${before}`),
+    failed.stderr);
+  assert.ok(failed.stderr.includes(`delete ${dir} to prepare the dataset again`), failed.stderr);
+
+  const again = await bench(['run', '--runs', '1', '--workload', 'aggregation']);
+  assert.equal(again.code, 1, 'the unfinished import is not reused');
+  assert.match(again.stderr, /not reusing the data in the namespace \(its last import did not finish\); importing again/);
+  assert.ok(again.stderr.includes(after), again.stderr);
 });

@@ -2,7 +2,8 @@
 // gzip, malformed lines (an error by default, counted and skipped with skipBad), and the hand-written profile
 // reader held against the csv-parse one.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -193,4 +194,51 @@ test('with skipBad a truncated last relation line is counted, not an error', asy
   assert.equal(ids.count, 2);
   assert.equal(stats.skippedLines, 1);
   assert.match(stats.skipped[0].problem, /truncated/);
+});
+
+test('only a field that is exactly "null" is missing: "nullable", "null " or "nullx" are values', async (t) => {
+  const values = { region: 'nullable', body: 'null ', pets: 'nullx', hobbies: 'Null', music: ' null', more: 'null' };
+  const file = await fixture(t, 'p.txt', Buffer.concat([profileLine(1, values), profileLine(2, { AGE: 'nullx' })]));
+  await assert.rejects(collect(readProfiles(file)), /p\.txt:2: AGE is not an integer: "nullx"/);
+  const stats = createReadStats();
+  const [doc] = await collect(readProfiles(file, { skipBad: true, stats }));
+  const { more, ...present } = values;
+  assert.deepEqual(doc, { _key: 'P1', ...Object.fromEntries(PROFILE_COLUMNS.filter((c) => c in present).map((c) => [c, present[c]])) });
+  assert.equal('more' in doc, false);
+  assert.equal(stats.skippedLines, 1);
+  const csvFile = await fixture(t, 'p.txt', profileLine(1, values));
+  assert.equal(JSON.stringify(await collect(readProfilesCsv(csvFile))), JSON.stringify([doc]));
+});
+
+test('invalid UTF-8 on a last line without a newline is repaired and counted', async (t) => {
+  const last = profileLine(2, { pets: INVALID.pets });
+  const content = Buffer.concat([GOOD[0], last.subarray(0, last.length - 1)]);
+  const stats = createReadStats();
+  const docs = await collect(readProfiles(await fixture(t, 'p.txt', content), { stats }));
+  assert.deepEqual(docs.map((doc) => doc.pets), [undefined, `pes${REPLACEMENT}`]);
+  assert.deepEqual(stats, { rows: 2, repairedLines: 1, skippedLines: 0, skipped: [], comments: 0 });
+});
+
+test('a hash given to a reader receives the file\'s bytes as stored, gzip\'d ones too, in the same pass', async (t) => {
+  const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
+  const relationsText = Buffer.from('1\t2\n2\t1\n3\t1\n');
+  // Big enough for several read chunks, so that every chunk must reach the hash.
+  const lines = [];
+  for (let id = 1; id <= 1500; id += 1) lines.push(profileLine(id, { more: 'x'.repeat(2000) }));
+  const profiles = Buffer.concat(lines);
+  for (const name of ['p.txt', 'p.txt.gz']) {
+    const file = await fixture(t, name, profiles);
+    const hash = createHash('sha256');
+    assert.equal((await collect(readProfiles(file, { hash }))).length, 1500);
+    assert.equal(hash.digest('hex'), sha256(await readFile(file)), name);
+  }
+  for (const name of ['r.txt', 'r.txt.gz']) {
+    const file = await fixture(t, name, relationsText);
+    const hash = createHash('sha256');
+    assert.equal((await collect(readRelations(file, { hash }))).length, 3);
+    assert.equal(hash.digest('hex'), sha256(await readFile(file)), name);
+    const idsHash = createHash('sha256');
+    await loadRelationIds(file, { hash: idsHash });
+    assert.equal(idsHash.digest('hex'), sha256(await readFile(file)), name);
+  }
 });
