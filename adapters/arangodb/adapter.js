@@ -3,7 +3,7 @@
 import { CollectionType } from 'arangojs/collections';
 import { BenchError, ErrorCodes } from '../../core/errors.js';
 import {
-  ARANGO_ERRORS, REPORTED_OPTIONS, createDatabaseRefusal, isArangoErrorNumber, openDatabase,
+  ARANGO_ERRORS, REPORTED_OPTIONS, createDatabaseRefusal, isArangoErrorNumber, openConnection,
 } from './connection.js';
 import {
   ADAPTER_ID, COLLECTIONS, MARKER_KEY, ageHistogram, boundedPath, contractDocument, databaseName, edgeDocument,
@@ -29,6 +29,8 @@ const MARKER_OPTIONS = Object.freeze({ overwriteMode: 'replace', waitForSync: tr
 export class ArangoAdapter {
   #options;
   #name;
+  // The arangojs Database of #home and the sockets under it (connection.js).
+  #connection = null;
   // The database of options.database (by default _system): the login, the server's version and settings, and
   // the place namespace databases are created from.
   #home = null;
@@ -41,16 +43,18 @@ export class ArangoAdapter {
   }
 
   async connect() {
-    if (this.#home) return;
-    this.#home = await openDatabase(this.#options);
+    if (this.#connection) return;
+    this.#connection = await openConnection(this.#options);
+    this.#home = this.#connection.database;
     this.#database = this.#home.database(this.#name);
   }
 
   async close() {
-    const home = this.#home;
+    const connection = this.#connection;
+    this.#connection = null;
     this.#home = null;
     this.#database = null;
-    home?.close();
+    await connection?.close();
   }
 
   async serverVersion() {

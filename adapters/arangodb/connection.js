@@ -1,7 +1,8 @@
-// The arangojs connection of one adapter instance: its explicit request pool, the login check, and what a failed
-// connection attempt tells the user.
+// The arangojs connection of one adapter instance: its explicit request pool and sockets, the login check, and what
+// a failed connection attempt tells the user.
 import { Database } from 'arangojs';
 import { HttpError, ResponseTimeoutError, isArangoError } from 'arangojs/errors';
+import { Pool } from 'undici';
 import { BenchError, ErrorCodes } from '../../core/errors.js';
 import { ADAPTER_ID } from './model.js';
 
@@ -31,15 +32,38 @@ export function serverUrl(host, port) {
 // arangojs 10 sends every request through its own queue, which runs at most `poolSize` requests at a time (3 by
 // default) on the global fetch. The run's concurrency sets both that queue and the sockets: `agentOptions` makes
 // arangojs build an undici Agent with exactly `connections` sockets per server, kept alive between requests.
+// arangojs keeps that Agent to itself and its close() only aborts the requests in flight, so the Agent's factory
+// creates each server's socket pool here and adds it to `pools`, for the adapter to close.
 // No automatic retries: a failure is the operation's answer.
-export function databaseConfig(options) {
+export function databaseConfig(options, pools = new Set()) {
   return {
     url: serverUrl(options.host, options.port),
     databaseName: options.database,
     auth: { username: options.user, password: options.password ?? '' },
     poolSize: options.concurrency,
-    agentOptions: { connections: options.concurrency, keepAliveTimeout: KEEP_ALIVE_MS },
+    agentOptions: {
+      connections: options.concurrency,
+      keepAliveTimeout: KEEP_ALIVE_MS,
+      factory(origin, poolOptions) {
+        const pool = new Pool(origin, poolOptions);
+        pools.add(pool);
+        return pool;
+      },
+    },
     maxRetries: false,
+  };
+}
+
+// A Database and the sockets under it. close() aborts the requests in flight (arangojs) and closes every socket.
+export function createConnection(options) {
+  const pools = new Set();
+  const database = new Database(databaseConfig(options, pools));
+  return {
+    database,
+    async close() {
+      database.close();
+      await Promise.all([...pools].map((pool) => pool.destroy()));
+    },
   };
 }
 
@@ -47,17 +71,24 @@ export function isArangoErrorNumber(error, errorNum) {
   return isArangoError(error) && error.errorNum === errorNum;
 }
 
-// The database `options.database` on a new connection, verified with GET /_api/version within
-// connectTimeoutMs: the request is aborted at the timeout. Rejects with E_CONNECT naming host:port and the reason.
-export async function openDatabase(options) {
-  const database = new Database(databaseConfig(options));
+// The database `options.database` on a new connection (createConnection), verified with GET /_api/version. Then
+// `concurrency` more of them at once open every socket, as the other adapters open their pools, so no timed
+// request pays for a TCP handshake. All within connectTimeoutMs: each request is aborted at what is left of it.
+// Rejects with E_CONNECT naming host:port and the reason.
+export async function openConnection(options) {
+  const connection = createConnection(options);
+  const deadline = Date.now() + options.connectTimeoutMs;
+  const version = () => connection.database.request({
+    pathname: '/_api/version', timeout: Math.max(1, deadline - Date.now()),
+  });
   try {
-    await database.request({ pathname: '/_api/version', timeout: options.connectTimeoutMs });
+    await version();
+    await Promise.all(Array.from({ length: options.concurrency }, version));
   } catch (error) {
-    database.close();
+    await connection.close();
     throw connectError(options, error);
   }
-  return database;
+  return connection;
 }
 
 export function connectError(options, error) {

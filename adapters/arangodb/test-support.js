@@ -1,16 +1,15 @@
 // Test support, through arangojs on a connection of its own: plants someone else's database under a namespace's
 // name, so the conformance suite can check that resetNamespace() refuses to touch it, and removes the namespace
 // databases tests create.
-import { Database } from 'arangojs';
-import { ARANGO_ERRORS, databaseConfig, isArangoErrorNumber } from './connection.js';
+import { ARANGO_ERRORS, createConnection, isArangoErrorNumber } from './connection.js';
 import { COLLECTIONS, databaseName } from './model.js';
 
 async function withHome(options, work) {
-  const home = new Database(databaseConfig(options));
+  const connection = createConnection(options);
   try {
-    return await work(home);
+    return await work(connection.database);
   } finally {
-    home.close();
+    await connection.close();
   }
 }
 

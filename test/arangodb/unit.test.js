@@ -1,9 +1,11 @@
 // The arangodb adapter's pure parts, without a server: names, document and relation conversion, the AQL and its
 // bind parameters, the driver configuration, and what failures tell the user.
 import assert from 'node:assert/strict';
+import http from 'node:http';
 import { describe, test } from 'node:test';
 import { Database } from 'arangojs';
 import { ArangoError, FetchFailedError, HttpError, ResponseTimeoutError } from 'arangojs/errors';
+import { QUERY_OPTIONS } from '../../adapters/arangodb/adapter.js';
 import arangodb from '../../adapters/arangodb/description.js';
 import {
   ARANGO_ERRORS, connectErrorReason, createDatabaseRefusal, databaseConfig, serverUrl,
@@ -138,7 +140,9 @@ describe('arangodb driver configuration', () => {
     const config = databaseConfig({ ...OPTIONS, concurrency: 40 });
     assert.equal(config.poolSize, 40);
     assert.equal(config.maxRetries, false);
-    assert.deepEqual(config.agentOptions, { connections: 40, keepAliveTimeout: 60_000 }, 'the sockets are bounded explicitly too');
+    const { factory, ...agent } = config.agentOptions;
+    assert.deepEqual(agent, { connections: 40, keepAliveTimeout: 60_000 }, 'the sockets are bounded explicitly too');
+    assert.equal(typeof factory, 'function', 'the adapter creates the socket pools, to close them');
     const database = new Database(config);
     try {
       // The queue that _runQueue() checks against: at most this many requests are started at once.
@@ -201,5 +205,106 @@ describe('arangodb refusals', () => {
     assert.match(createDatabaseRefusal({ ...OPTIONS, user: 'bench' }, arangoError(ARANGO_ERRORS.forbidden, 403)),
       /user "bench" may not create databases/);
     assert.equal(createDatabaseRefusal(OPTIONS, arangoError(1207, 409)), null, 'other errors keep their own message');
+  });
+});
+
+// A recording HTTP stub: it answers every request with canned JSON (a version, or a cursor holding `result`) and
+// records what it was sent and which sockets are open. It checks what the adapter sends and what it does with an
+// answer; it is not a database.
+async function recordingHttpStub(result = []) {
+  const requests = [];
+  const sockets = new Set();
+  const server = http.createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => { body += chunk; });
+    request.on('end', () => {
+      requests.push({ method: request.method, url: request.url, body: body ? JSON.parse(body) : null });
+      const answer = request.url.endsWith('/_api/cursor')
+        ? { error: false, code: 201, result, hasMore: false, cached: false, extra: {} }
+        : { server: 'arango', version: '3.12.4', license: 'community' };
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(answer));
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: server.address().port,
+    requests,
+    get open() { return sockets.size; },
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+async function waitFor(condition, ms, what) {
+  const end = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error(`not within ${ms} ms: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('arangodb adapter requests, against a recording HTTP stub', () => {
+  test('connect() opens --concurrency sockets; close() closes every one of them', async () => {
+    const stub = await recordingHttpStub();
+    try {
+      const adapter = arangodb.create({ ...OPTIONS, port: stub.port, concurrency: 6 });
+      await adapter.connect();
+      assert.equal(stub.open, 6, 'one socket per concurrent operation, opened by connect()');
+      assert.equal(stub.requests.length, 7, 'the login check, then one request per socket');
+      assert.ok(stub.requests.every(({ url }) => url === '/_db/_system/_api/version'));
+      await adapter.close();
+      await waitFor(() => stub.open === 0, 2000, 'every socket closed after close()');
+      await adapter.close();
+    } finally {
+      await stub.close();
+    }
+  });
+
+  test('every query asks for large batches and no results cache', async () => {
+    assert.deepEqual(QUERY_OPTIONS, { cache: false, batchSize: 100_000 });
+    const stub = await recordingHttpStub();
+    const adapter = arangodb.create({ ...OPTIONS, port: stub.port, concurrency: 2 });
+    try {
+      await adapter.connect();
+      await adapter.neighbors('P1');
+      await adapter.neighbors2data('P1');
+      await adapter.readCollection('singleWrite');
+      const cursors = stub.requests.filter(({ url }) => url === '/_db/dbshootout/_api/cursor');
+      assert.equal(cursors.length, 3);
+      for (const { method, body } of cursors) {
+        assert.equal(method, 'POST');
+        assert.equal(body.batchSize, 100_000, body.query);
+        assert.equal(body.cache, false, body.query);
+      }
+    } finally {
+      await adapter.close();
+      await stub.close();
+    }
+  });
+
+  test('readCollection reads the temporary collection in one query and strips _id and _rev as singleRead does', async () => {
+    const stored = [
+      { _key: 'W1', _id: 'tmp_singleWrite/W1', _rev: '_hX1a2--_', AGE: 26, region: 'žilinský kraj 𝄞' },
+      { _key: 'W2', _id: 'tmp_singleWrite/W2', _rev: '_hX1a3--_', gender: 0 },
+    ];
+    const stub = await recordingHttpStub(stored);
+    const adapter = arangodb.create({ ...OPTIONS, port: stub.port, concurrency: 2 });
+    try {
+      await adapter.connect();
+      assert.deepEqual(await adapter.readCollection('singleWrite'), stored.map(contractDocument));
+      const [cursor] = stub.requests.filter(({ url }) => url.endsWith('/_api/cursor'));
+      assert.equal(cursor.body.query, 'FOR d IN @@collection RETURN d');
+      assert.deepEqual(cursor.body.bindVars, { '@collection': 'tmp_singleWrite' });
+    } finally {
+      await adapter.close();
+      await stub.close();
+    }
   });
 });
