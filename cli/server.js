@@ -5,6 +5,12 @@ function describe(state) {
   return `${state.version} on ${state.host}:${state.port} (pid ${state.pid}, data ${state.dataDir}, log ${state.logFile})`;
 }
 
+export function stopServerMessage(server, state) {
+  if (!state) return `${server.name} is not running`;
+  if (state.killed) return `${server.name} (pid ${state.pid}) did not stop within ${state.graceMs / 1000} s; killed (${state.killed} processes)`;
+  return `${server.name} stopped (pid ${state.pid})`;
+}
+
 export async function serverCommand(argv, { stdout = process.stdout } = {}) {
   const server = serverFamily(argv.family);
   const cacheDir = argv['cache-dir'];
@@ -21,8 +27,7 @@ export async function serverCommand(argv, { stdout = process.stdout } = {}) {
       return ExitCodes.OK;
     }
     case 'stop': {
-      const state = await stopServer(server, { cacheDir });
-      write(state ? `${server.name} stopped (pid ${state.pid})` : `${server.name} is not running`);
+      write(stopServerMessage(server, await stopServer(server, { cacheDir })));
       return ExitCodes.OK;
     }
     default: {

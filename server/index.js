@@ -6,10 +6,16 @@ import mariadb from './mariadb.js';
 import neo4j from './neo4j.js';
 import orientdb from './orientdb.js';
 import postgresql from './postgresql.js';
-import { isProgram, requireFreePort } from './process.js';
+import { confirmOwnListener, isProgram, killTree, requireFreePort, stopProcessTree, treeOf } from './process.js';
 import { runningServer, serverDir, stateFile } from './state.js';
 
 const SERVERS = { postgresql, mariadb, neo4j, orientdb };
+
+// How long a server may take to stop by itself before its process tree is killed. A clean stop of any of them
+// takes a few seconds; a MariaDB once ignored SIGTERM for more than a minute.
+export const STOP_GRACE_MS = 30_000;
+// How long after accepting connections the started process may take to be found holding the port.
+const CONFIRM_TIMEOUT_MS = 10_000;
 
 export const SERVER_FAMILIES = Object.keys(SERVERS);
 
@@ -45,17 +51,21 @@ export async function startServer(server, { cacheDir, port = server.defaultPort 
   }
   await requireFreePort(port, server.name);
   mkdirSync(dir, { recursive: true });
-  const state = {
-    family: server.family,
-    version,
-    ...(await server.start({ dir, port, cacheDir })),
-    startedAt: new Date().toISOString(),
-  };
+  const started = await server.start({ dir, port, cacheDir });
+  try {
+    await confirmOwnListener({ pid: started.pid, port, timeoutMs: CONFIRM_TIMEOUT_MS, logFile: started.logFile, family: server.name });
+  } catch (error) {
+    await killTree(await treeOf(started.pid), server.name);
+    throw error;
+  }
+  const state = { family: server.family, version, ...started, startedAt: new Date().toISOString() };
   writeFileSync(stateFile(cacheDir, server.family), `${JSON.stringify(state, null, 2)}\n`);
   return state;
 }
 
-export async function stopServer(server, { cacheDir }) {
+// Asks the server to stop and, when it has not after `graceMs`, kills its whole process tree. Resolves with its
+// state and `killed` (false, or the number of processes killed), or null when it was not running.
+export async function stopServer(server, { cacheDir, graceMs = STOP_GRACE_MS }) {
   const state = runningServer(cacheDir, server.family);
   if (!state) {
     rmSync(stateFile(cacheDir, server.family), { force: true });
@@ -65,9 +75,9 @@ export async function stopServer(server, { cacheDir }) {
     throw new BenchError(ErrorCodes.USAGE,
       `pid ${state.pid} recorded for ${server.name} is no longer ${state.program}; not stopping it. Remove ${stateFile(cacheDir, server.family)} if the server is gone.`);
   }
-  await server.stop(state);
+  const { killed } = await stopProcessTree({ pid: state.pid, request: () => server.requestStop(state), graceMs, family: server.name });
   rmSync(stateFile(cacheDir, server.family), { force: true });
-  return state;
+  return { ...state, killed, graceMs };
 }
 
 export function serverStatus(server, { cacheDir }) {

@@ -5,10 +5,9 @@ import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { BenchError, ErrorCodes } from '../core/errors.js';
 import { aptInstall } from './apt.js';
-import { LOCALHOST, isRoot, run, waitUntilAccepting, waitUntilGone } from './process.js';
+import { LOCALHOST, isRoot, run, waitUntilAccepting } from './process.js';
 
 const START_TIMEOUT_MS = 60_000;
-const STOP_TIMEOUT_MS = 60_000;
 
 // Durability stays at InnoDB's defaults (innodb_flush_log_at_trx_commit=1); the adapter reports the values.
 // For the bulk import, as PostgreSQL's max_wal_size: a redo log of 1 GiB instead of 96 MiB, so loading the
@@ -67,9 +66,8 @@ export default {
     return { host: LOCALHOST, port, user: 'root', database: null, pid: child.pid, dataDir: data, logFile, program: 'mariadbd' };
   },
 
-  async stop(state) {
+  async requestStop(state) {
     process.kill(state.pid, 'SIGTERM');
-    await waitUntilGone(state.pid, STOP_TIMEOUT_MS, 'MariaDB');
   },
 
 };

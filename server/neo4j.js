@@ -5,12 +5,11 @@ import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { copyDependencies } from './maven.js';
-import { LOCALHOST, requireFreePort, waitUntilAccepting, waitUntilGone } from './process.js';
+import { LOCALHOST, requireFreePort, waitUntilAccepting } from './process.js';
 
 const ARTIFACT = { groupId: 'org.neo4j', artifactId: 'neo4j', version: '5.26.30' };
 const MAIN_CLASS = 'org.neo4j.server.CommunityEntryPoint';
 const START_TIMEOUT_MS = 120_000;
-const STOP_TIMEOUT_MS = 60_000;
 const JVM_FLAGS = [
   '-Xms1g', '-Xmx2g', '-XX:+UseG1GC',
   '--add-opens=java.base/java.nio=ALL-UNNAMED', '--add-opens=java.base/java.io=ALL-UNNAMED',
@@ -70,8 +69,7 @@ export default {
     return { host: LOCALHOST, port, user: null, database: null, pid: child.pid, dataDir: path.join(home, 'data'), logFile, program: 'java' };
   },
 
-  async stop(state) {
+  async requestStop(state) {
     process.kill(state.pid, 'SIGTERM');
-    await waitUntilGone(state.pid, STOP_TIMEOUT_MS, 'Neo4j');
   },
 };

@@ -6,13 +6,12 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync
 import path from 'node:path';
 import { BenchError, ErrorCodes } from '../core/errors.js';
 import { fetchArtifact } from './maven.js';
-import { LOCALHOST, requireFreePort, run, waitUntilAccepting, waitUntilGone } from './process.js';
+import { LOCALHOST, requireFreePort, run, waitUntilAccepting } from './process.js';
 
 const ARTIFACT = { groupId: 'com.orientechnologies', artifactId: 'orientdb-community', version: '3.2.25', packaging: 'tar.gz' };
 const DISTRIBUTION = `orientdb-community-${ARTIFACT.version}`;
 export const LOCAL_ROOT_PASSWORD = 'dbshootout';
 const START_TIMEOUT_MS = 120_000;
-const STOP_TIMEOUT_MS = 60_000;
 
 const home = (dir) => path.join(dir, DISTRIBUTION);
 
@@ -67,8 +66,7 @@ export default {
     return { host: LOCALHOST, port, user: 'root', database: null, pid: child.pid, dataDir: path.join(root, 'databases'), logFile, program: 'java' };
   },
 
-  async stop(state) {
+  async requestStop(state) {
     process.kill(state.pid, 'SIGTERM');
-    await waitUntilGone(state.pid, STOP_TIMEOUT_MS, 'OrientDB');
   },
 };

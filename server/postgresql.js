@@ -95,8 +95,9 @@ export default {
     return { host: LOCALHOST, port, user: OS_USER, database: 'postgres', pid, dataDir: data, logFile, program: 'postgres' };
   },
 
-  async stop(state) {
-    await asServerUser(path.join(binDir(), 'pg_ctl'), ['-D', state.dataDir, '-m', 'fast', '-w', '-t', '60', 'stop']);
+  // A fast shutdown (clients disconnected, open transactions rolled back); -W: the caller waits for the end.
+  async requestStop(state) {
+    await asServerUser(path.join(binDir(), 'pg_ctl'), ['-D', state.dataDir, '-m', 'fast', '-W', 'stop']);
   },
 
 };

@@ -1,17 +1,23 @@
 // Process and network helpers shared by the local servers: free-port checks, waiting for a server to
-// accept connections, the tail of its log, and stopping exactly the process that was started.
+// accept connections, confirming that the process started is the one listening, the tail of its log, and
+// stopping exactly the processes that were started, in bounded time.
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, readdir, readFile, readlink } from 'node:fs/promises';
 import net from 'node:net';
 import { promisify } from 'node:util';
 import { BenchError, ErrorCodes } from '../core/errors.js';
+import { parseStat, processTree } from '../resources/proc.js';
 import { isAlive } from './state.js';
 
 export const run = promisify(execFile);
 export const LOCALHOST = '127.0.0.1';
 const POLL_MS = 200;
 const LOG_TAIL_BYTES = 4000;
+// After SIGKILL a process is gone within milliseconds unless it is stuck in the kernel (uninterruptible I/O).
+const KILL_WAIT_MS = 10_000;
+// /proc/net/tcp's state of a listening socket.
+const TCP_LISTEN = '0A';
 
 export const isRoot = () => process.getuid?.() === 0;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -58,7 +64,7 @@ export async function logTail(file) {
 }
 
 // Resolves once `port` accepts TCP connections; rejects with the log's tail when the process dies first or
-// the time runs out.
+// the time runs out (then the process started is killed, so nothing stays behind).
 export async function waitUntilAccepting({ port, pid, timeoutMs, logFile, family }) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -68,8 +74,70 @@ export async function waitUntilAccepting({ port, pid, timeoutMs, logFile, family
     }
     await sleep(POLL_MS);
   }
+  if (pid !== undefined) await killTree(await treeOf(pid), family);
   throw new BenchError(ErrorCodes.TIMEOUT,
-    `${family} did not accept connections on ${LOCALHOST}:${port} within ${timeoutMs / 1000} s; the end of ${logFile}:\n${await logTail(logFile)}`);
+    `${family} did not accept connections on ${LOCALHOST}:${port} within ${timeoutMs / 1000} s (killed); the end of ${logFile}:\n${await logTail(logFile)}`);
+}
+
+// The inodes of the TCP sockets listening on `port`, on any address, IPv4 or IPv6 (a Java server binds
+// 127.0.0.1 through an IPv6 socket).
+export async function listeningInodes(port) {
+  const inodes = new Set();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text;
+    try {
+      text = await readFile(table, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      if (fields.length < 10 || fields[3] !== TCP_LISTEN) continue;
+      if (Number.parseInt(fields[1].split(':').at(-1), 16) === port) inodes.add(fields[9]);
+    }
+  }
+  return inodes;
+}
+
+async function socketInodes(pid) {
+  let fds;
+  try {
+    fds = await readdir(`/proc/${pid}/fd`);
+  } catch {
+    return [];
+  }
+  const links = await Promise.all(fds.map((fd) => readlink(`/proc/${pid}/fd/${fd}`).catch(() => '')));
+  return links.map((link) => /^socket:\[(\d+)\]$/.exec(link)?.[1]).filter(Boolean);
+}
+
+// The pid of the process in `pid`'s tree (itself or a descendant: a wrapper script, runuser, a forked
+// server) that holds a socket listening on `port`, or null when none does.
+export async function listenerInTree(pid, port) {
+  const listening = await listeningInodes(port);
+  if (listening.size === 0) return null;
+  for (const member of await processTree(pid)) {
+    if ((await socketInodes(member)).some((inode) => listening.has(inode))) return member;
+  }
+  return null;
+}
+
+// A port that answers proves nothing by itself: another process may hold it while the server started fails
+// to bind it and exits. Resolves once the started process (or one of its descendants) is the one listening;
+// rejects with the log's tail when it dies first or the time runs out.
+export async function confirmOwnListener({ pid, port, timeoutMs, logFile, family }) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await listenerInTree(pid, port)) return;
+    if (!isAlive(pid)) {
+      throw new BenchError(ErrorCodes.CONNECT,
+        `${family} (pid ${pid}) exited during start-up; port ${port} is held by another process; the end of ${logFile}:\n${await logTail(logFile)}`);
+    }
+    if (Date.now() > deadline) {
+      throw new BenchError(ErrorCodes.CONNECT,
+        `${family} (pid ${pid}) is running, but port ${port} is not its own: another process listens there; the end of ${logFile}:\n${await logTail(logFile)}`);
+    }
+    await sleep(POLL_MS);
+  }
 }
 
 // True when `pid` is still the program we started (a recycled pid must never be signalled).
@@ -81,12 +149,57 @@ export function isProgram(pid, program) {
   }
 }
 
-export async function waitUntilGone(pid, timeoutMs, family) {
+// True once every pid is gone, false when `timeoutMs` ran out first.
+async function allGone(pids, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
-  while (isAlive(pid)) {
-    if (Date.now() > deadline) {
-      throw new BenchError(ErrorCodes.TIMEOUT, `${family} (pid ${pid}) did not stop within ${timeoutMs / 1000} s`);
-    }
+  while (pids.some(isAlive)) {
+    if (Date.now() > deadline) return false;
     await sleep(POLL_MS);
   }
+  return true;
+}
+
+function startTime(pid) {
+  try {
+    return parseStat(readFileSync(`/proc/${pid}/stat`, 'utf8')).startTime;
+  } catch {
+    return null;
+  }
+}
+
+// The members of a process tree, each with its start time, so that a pid recycled later is never signalled.
+export async function treeOf(pid) {
+  return (await processTree(pid)).map((member) => ({ pid: member, startTime: startTime(member) }));
+}
+
+// SIGKILL to every member of `tree` still alive, then waits until they are gone. The tree is taken before:
+// when the root dies its children are handed to another parent and can no longer be found from it.
+export async function killTree(tree, family) {
+  const live = tree.filter((member) => member.startTime !== null && startTime(member.pid) === member.startTime);
+  for (const { pid } of live) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch (error) {
+      if (error.code !== 'ESRCH') throw error;
+    }
+  }
+  if (!(await allGone(live.map((member) => member.pid), KILL_WAIT_MS))) {
+    throw new BenchError(ErrorCodes.TIMEOUT,
+      `${family}: processes ${live.map((member) => member.pid).join(', ')} survived SIGKILL for ${KILL_WAIT_MS / 1000} s`);
+  }
+  return live.length;
+}
+
+// Stops a server in bounded time: `request()` asks it to stop (a signal, or the server's own stop command,
+// which must not wait for the end itself); after `graceMs` whatever is left of its process tree is killed.
+// Resolves with `{ killed }`: false when it stopped by itself, else the number of processes killed.
+export async function stopProcessTree({ pid, request, graceMs, family }) {
+  const tree = await treeOf(pid);
+  // A stop request that fails (a server that no longer answers it, a process already gone) leaves the end to
+  // the grace period and the kill.
+  await Promise.resolve().then(request).catch(() => {});
+  if (await allGone([pid], graceMs)) return { killed: false };
+  const latest = await treeOf(pid);
+  const known = new Set(tree.map((member) => member.pid));
+  return { killed: await killTree([...tree, ...latest.filter((member) => !known.has(member.pid))], family) };
 }

@@ -1,16 +1,21 @@
-// The local server lifecycle against the real PostgreSQL and MariaDB packages. Each test uses a cache of its
-// own and a free port, so it never meets a server someone else started. Without the packages the tests skip,
-// unless BENCH_REQUIRE names an adapter of that server.
+// The local server lifecycle against the real PostgreSQL and MariaDB packages, and the stop and start checks
+// against a stand-in family (a small node server) that ignores SIGTERM or fails to bind its port. Each test uses
+// a cache of its own and a free port, so it never meets a server someone else started. Without the packages the
+// real servers' tests skip, unless BENCH_REQUIRE names an adapter of that server.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { after, describe, test } from 'node:test';
+import { after, afterEach, describe, test } from 'node:test';
 import { ErrorCodes } from '../core/errors.js';
+import { processTree } from '../resources/proc.js';
+import { stopServerMessage } from '../cli/server.js';
 import { serverFamily, serverStatus, startServer, stopServer } from '../server/index.js';
+import { LOCALHOST, waitUntilAccepting } from '../server/process.js';
 import { defaultCacheDir } from '../core/paths.js';
-import { isAlive, serverDir } from '../server/state.js';
+import { isAlive, serverDir, stateFile } from '../server/state.js';
 import { spawnBench } from './helpers/cli.js';
 import { freePort, listen } from './helpers/net.js';
 
@@ -46,6 +51,7 @@ for (const family of ['postgresql', 'mariadb']) {
 
       const stopped = await stopServer(server, { cacheDir });
       assert.equal(stopped.pid, state.pid);
+      assert.equal(stopped.killed, false, 'it stopped by itself');
       assert.equal(isAlive(state.pid), false);
       assert.equal(serverStatus(server, { cacheDir }), null);
       assert.equal(await stopServer(server, { cacheDir }), null, 'stopping a stopped server is a no-op');
@@ -53,14 +59,33 @@ for (const family of ['postgresql', 'mariadb']) {
 
     test(`bench run --db ${server.adapters[0]} uses the running local server with no connection flags`, async () => {
       const state = await startServer(server, { cacheDir, port: await freePort() });
-      const { code, stdout, stderr } = await spawnBench(['run', '--db', server.adapters[0], '--scale', 'tiny', '--runs', '1',
-        '--workload', 'aggregation', '--json', '--quiet', '--out', path.join(cacheDir, 'results')],
-      { env: { BENCH_CACHE_DIR: cacheDir } });
-      assert.equal(code, 0, stderr);
-      const result = JSON.parse(stdout);
-      assert.deepEqual([result.config.connection.host, result.config.connection.port], ['127.0.0.1', state.port]);
-      assert.equal(result.workloads.aggregation.status, 'passed');
-      await stopServer(server, { cacheDir });
+      try {
+        const { code, stdout, stderr } = await spawnBench(['run', '--db', server.adapters[0], '--scale', 'tiny', '--runs', '1',
+          '--workload', 'aggregation', '--json', '--quiet', '--out', path.join(cacheDir, 'results')],
+        { env: { BENCH_CACHE_DIR: cacheDir } });
+        assert.equal(code, 0, stderr);
+        const result = JSON.parse(stdout);
+        assert.deepEqual([result.config.connection.host, result.config.connection.port], ['127.0.0.1', state.port]);
+        assert.equal(result.workloads.aggregation.status, 'passed');
+      } finally {
+        await stopServer(server, { cacheDir });
+      }
+    });
+
+    test('a server that ignores SIGTERM (stopped with SIGSTOP) is killed, its whole process tree, after the grace period', async () => {
+      const state = await startServer(server, { cacheDir, port: await freePort() });
+      const tree = await processTree(state.pid);
+      try {
+        process.kill(state.pid, 'SIGSTOP');
+        const began = Date.now();
+        const stopped = await stopServer(server, { cacheDir, graceMs: 2000 });
+        assert.ok(stopped.killed >= 1, 'killed');
+        assert.ok(Date.now() - began < 15_000, `bounded: ${Date.now() - began} ms`);
+        assert.deepEqual(tree.filter(isAlive), [], 'no process of the tree is left');
+        assert.equal(serverStatus(server, { cacheDir }), null);
+      } finally {
+        if (isAlive(state.pid)) process.kill(state.pid, 'SIGKILL');
+      }
     });
 
     test('refuses a port that is already taken', async () => {
@@ -74,3 +99,113 @@ for (const family of ['postgresql', 'mariadb']) {
     });
   });
 }
+
+// A stand-in server family: `script` runs in node with the port as its argument. It is started and stopped
+// through the same startServer and stopServer as the real families.
+function standIn(script) {
+  return {
+    family: 'standin',
+    name: 'Stand-in',
+    defaultPort: null,
+    adapters: [],
+    version: async () => 'stand-in 1',
+    async start({ dir, port }) {
+      const logFile = path.join(dir, 'standin.log');
+      const log = openSync(logFile, 'a');
+      const child = spawn(process.execPath, ['-e', script, String(port)], { detached: true, stdio: ['ignore', log, log] });
+      closeSync(log);
+      child.unref();
+      await waitUntilAccepting({ port, pid: child.pid, timeoutMs: 10_000, logFile, family: 'Stand-in' });
+      return { host: LOCALHOST, port, user: null, database: null, pid: child.pid, logFile, program: path.basename(process.execPath) };
+    },
+    async requestStop(state) {
+      process.kill(state.pid, 'SIGTERM');
+    },
+  };
+}
+
+const LISTEN = "require('node:net').createServer().listen(Number(process.argv[1]), '127.0.0.1');";
+// Ignores SIGTERM, and so does the child it starts: only a kill of the whole tree ends both.
+const STUBBORN = `${LISTEN}
+process.on('SIGTERM', () => console.log('SIGTERM ignored'));
+require('node:child_process').spawn(process.execPath, ['-e', "process.on('SIGTERM', () => {}); setInterval(() => {}, 1000);"], { stdio: 'ignore' });`;
+// Fails to bind (another process holds the port), says so in its log and keeps running, as a server that
+// does not give up on its first listener would.
+const IMPOSTOR = `require('node:net').createServer().on('error', (error) => console.log('cannot listen: ' + error.code))
+  .listen(Number(process.argv[1]), '127.0.0.1');
+setInterval(() => {}, 1000);`;
+// Fails to bind and exits, as OrientDB did.
+const QUITTER = `require('node:net').createServer().on('error', (error) => { console.log('cannot listen: ' + error.code); process.exit(1); })
+  .listen(Number(process.argv[1]), '127.0.0.1');`;
+
+describe('stopping and starting a local server (stand-in family)', () => {
+  const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'bench-server-standin-'));
+  let started = [];
+  afterEach(async () => {
+    for (const pid of started) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+    started = [];
+  });
+  after(() => rmSync(cacheDir, { recursive: true, force: true }));
+
+  test('a server that ignores SIGTERM is killed with its children after the grace period, and the stop says so', async () => {
+    const server = standIn(STUBBORN);
+    const state = await startServer(server, { cacheDir, port: await freePort() });
+    await new Promise((resolve) => setTimeout(resolve, 300)); // its child is spawned
+    const tree = await processTree(state.pid);
+    started = tree;
+    assert.equal(tree.length, 2, 'the server and its child');
+    const began = Date.now();
+    const stopped = await stopServer(server, { cacheDir, graceMs: 1000 });
+    const took = Date.now() - began;
+    assert.equal(stopped.killed, 2);
+    assert.ok(took >= 1000 && took < 5000, `within the grace period and a little: ${took} ms`);
+    assert.deepEqual(tree.filter(isAlive), [], 'no process of the tree is left');
+    assert.equal(existsSync(stateFile(cacheDir, 'standin')), false);
+  });
+
+  test('a server that stops on SIGTERM is not killed', async () => {
+    const server = standIn(LISTEN);
+    const state = await startServer(server, { cacheDir, port: await freePort() });
+    started = [state.pid];
+    const stopped = await stopServer(server, { cacheDir, graceMs: 5000 });
+    assert.equal(stopped.killed, false);
+    assert.equal(isAlive(state.pid), false);
+  });
+
+  test('bench server stop reports the kill', async () => {
+    assert.equal(stopServerMessage({ name: 'MariaDB' }, { pid: 7, killed: 3, graceMs: 30_000 }),
+      'MariaDB (pid 7) did not stop within 30 s; killed (3 processes)');
+    assert.equal(stopServerMessage({ name: 'MariaDB' }, { pid: 7, killed: false, graceMs: 30_000 }), 'MariaDB stopped (pid 7)');
+  });
+
+  for (const [behaviour, script, pattern] of [
+    ['keeps running without the port', IMPOSTOR, /is running, but port \d+ is not its own[^]*cannot listen: EADDRINUSE/],
+    ['exits', QUITTER, /exited during start-up; port \d+ is held by another process[^]*cannot listen: EADDRINUSE/],
+  ]) {
+    test(`a start fails when another process holds the port and the started one ${behaviour}`, async () => {
+      const port = await freePort();
+      const base = standIn(script);
+      let holder = null;
+      let pid = null;
+      // The holder binds after the free-port check, as a racing process would.
+      const server = {
+        ...base,
+        async start(options) {
+          holder = await listen(undefined, port);
+          const state = await base.start(options);
+          pid = state.pid;
+          return state;
+        },
+      };
+      try {
+        await assert.rejects(startServer(server, { cacheDir, port }),
+          (error) => error.code === ErrorCodes.CONNECT && pattern.test(error.message));
+        assert.equal(existsSync(stateFile(cacheDir, 'standin')), false, 'no state recorded');
+        assert.ok(pid === null || !isAlive(pid), 'the process it started is gone');
+      } finally {
+        holder?.close();
+        if (pid && isAlive(pid)) process.kill(pid, 'SIGKILL');
+      }
+    });
+  }
+});
