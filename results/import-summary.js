@@ -1,5 +1,6 @@
 // The readable summary of a `bench import` result document, for the terminal.
 import { formatBytes, formatCount } from './format.js';
+import { readStatsLine } from './table.js';
 
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
@@ -16,5 +17,7 @@ export function formatImport(result) {
   lines.push(`  relations  ${seconds(done.relationsMs).padStart(9)}  ${formatCount(done.relationsPerSec).padStart(9)} rows/s`);
   lines.push(`  indexes    ${seconds(done.indexesMs).padStart(9)}`);
   if (typeof done.diskBytes === 'number') lines.push(`on disk after import: ${formatBytes(done.diskBytes)}`);
+  const read = readStatsLine(dataset.readStats);
+  if (read) lines.push(read);
   return lines.join('\n');
 }

@@ -34,6 +34,22 @@ function resourcesLine(resources, db) {
   return parts.length > 0 ? `resources: ${parts.join('; ')} (100% = one core)` : null;
 }
 
+const plural = (count, word) => `${count} ${word}${count === 1 ? '' : 's'}`;
+
+// The lines of the dataset's files that reading repaired (invalid UTF-8) or skipped (--skip-bad), in one line;
+// null when there were none. `readStats` is the result's dataset.readStats (datasets/README.md).
+export function readStatsLine(readStats) {
+  const parts = [];
+  for (const file of ['profiles', 'relations']) {
+    const stats = readStats?.[file];
+    const counts = [];
+    if (stats?.repairedLines > 0) counts.push(`${plural(stats.repairedLines, 'line')} repaired (invalid UTF-8)`);
+    if (stats?.skippedLines > 0) counts.push(`${plural(stats.skippedLines, 'line')} skipped (malformed, --skip-bad)`);
+    if (counts.length > 0) parts.push(`${file} ${counts.join(', ')}`);
+  }
+  return parts.length > 0 ? `dataset files read: ${parts.join('; ')}` : null;
+}
+
 function row(name, entry) {
   if (!entry.supported) return [name, 'unsupported', '', '', '', '', '', '', ''];
   if (entry.status !== 'passed') {
@@ -76,6 +92,11 @@ export function formatTable(result) {
     lines.push('');
     lines.push('not compared:');
     lines.push(...align([header, ...separate]).slice(1));
+  }
+  const read = readStatsLine(dataset.readStats);
+  if (read) {
+    lines.push('');
+    lines.push(read);
   }
   if (Object.values(result.workloads).some((entry) => entry.status === 'passed' && entry.resources?.clientBound)) {
     lines.push('');

@@ -11,6 +11,7 @@ import { after, before, test } from 'node:test';
 import memory from '../adapters/memory/description.js';
 import { prepareDataset } from '../datasets/dataset.js';
 import { importDataset } from '../import/import.js';
+import { formatImport } from '../results/import-summary.js';
 import { spawnBench } from './helpers/cli.js';
 
 const FLUSH_MS = 300;
@@ -221,4 +222,19 @@ test('bench: a dataset file changed with its size kept fails the import with exi
   assert.equal(again.code, 1, 'the unfinished import is not reused');
   assert.match(again.stderr, /not reusing the data in the namespace \(its last import did not finish\); importing again/);
   assert.ok(again.stderr.includes(after), again.stderr);
+});
+
+test('the import summary shows the dataset lines repaired or skipped while reading, only when there were some', () => {
+  const stats = (repairedLines, skippedLines) => ({ rows: 5, repairedLines, skippedLines, skipped: [], comments: 0 });
+  const result = {
+    db: { name: 'Some DB', version: '1' },
+    dataset: { name: 'pokec', scale: 'full', profiles: 5, relations: 5, seed: 1, readStats: null },
+    import: { ms: 1000, profilesMs: 500, relationsMs: 400, indexesMs: 100, profilesPerSec: 10, relationsPerSec: 12 },
+  };
+  const readLines = () => formatImport(result).split('\n').filter((line) => /repaired|skipped/.test(line));
+  assert.deepEqual(readLines(), []);
+  result.dataset.readStats = { profiles: stats(0, 0), relations: stats(0, 0) };
+  assert.deepEqual(readLines(), []);
+  result.dataset.readStats.profiles = stats(2, 0);
+  assert.deepEqual(readLines(), ['dataset files read: profiles 2 lines repaired (invalid UTF-8)']);
 });

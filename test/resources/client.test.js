@@ -116,3 +116,22 @@ test('the terminal table marks client-bound workloads and explains the mark', ()
   result.workloads.busy = passed(false);
   assert.ok(!formatTable(result).includes('client-bound'), 'no legend without a flagged workload');
 });
+
+test('the terminal table shows the dataset lines repaired or skipped while reading, only when there were some', () => {
+  const result = {
+    db: { name: 'Some DB', version: '1', kind: 'server', execution: 'parallel' },
+    dataset: { name: 'pokec', scale: 'tiny', profiles: 1, relations: 1, seed: 1, readStats: null },
+    config: { concurrency: 25, runs: 1 },
+    complete: true,
+    workloads: {},
+  };
+  const readLines = () => formatTable(result).split('\n').filter((line) => /repaired|skipped/.test(line));
+  assert.deepEqual(readLines(), []);
+  const stats = (repairedLines, skippedLines) => ({ rows: 5, repairedLines, skippedLines, skipped: [], comments: 0 });
+  result.dataset.readStats = { profiles: stats(0, 0), relations: stats(0, 0), relationsDropped: { withoutProfile: 3, duplicates: 2 } };
+  assert.deepEqual(readLines(), []);
+  result.dataset.readStats.profiles = stats(12, 1);
+  result.dataset.readStats.relations = stats(0, 3);
+  assert.deepEqual(readLines(), ['dataset files read: profiles 12 lines repaired (invalid UTF-8), 1 line skipped '
+    + '(malformed, --skip-bad); relations 3 lines skipped (malformed, --skip-bad)']);
+});
