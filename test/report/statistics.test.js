@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { intervalsOverlap, medianInterval, ratioInterval } from '../../results/bootstrap.js';
 import { chooseBaseline, normaliseWorkload } from '../../results/report/normalise.js';
+import { median } from 'simple-statistics';
+import { createRandom } from '../../datasets/random.js';
 import { mergeLatencies, summarizeLatencies } from '../../results/stats.js';
 
 test('the bootstrap interval of a median of 3 or 5 runs is the range of the runs', () => {
@@ -34,6 +36,101 @@ test('the ratio interval of medians of 3 runs is from min(a)/max(b) to max(a)/mi
   assert.deepEqual(ratioInterval([10, 11, 12], [5, 5.5, 6]), { low: 10 / 6, high: 12 / 5 });
   assert.deepEqual(ratioInterval([10, 10, 10], [20, 20, 20]), { low: 0.5, high: 0.5 });
   assert.equal(ratioInterval([10], [5, 6]), null);
+});
+
+// The exact bootstrap distribution of the median of a resample of the values 1..n (each draw uniform over
+// them). X(j) is the j-th smallest of the n draws; X(j) <= k exactly when at least j draws are <= k.
+const binomial = (n, k) => {
+  let c = 1;
+  for (let i = 1; i <= k; i += 1) c = (c * (n - k + i)) / i;
+  return c;
+};
+function atLeast(n, j, k) {
+  let p = 0;
+  for (let i = j; i <= n; i += 1) p += binomial(n, i) * (k / n) ** i * (1 - k / n) ** (n - i);
+  return p;
+}
+// P(X(m) <= a and X(m+1) <= b): i draws <= a, j - i in (a, b], n - j above b.
+function jointBelow(n, m, a, b) {
+  if (a <= 0 || b <= 0) return 0;
+  if (a >= b) return atLeast(n, m + 1, b);
+  let p = 0;
+  for (let i = m; i <= n; i += 1) {
+    for (let j = Math.max(i, m + 1); j <= n; j += 1) {
+      p += binomial(n, i) * binomial(n - i, j - i) * (a / n) ** i * ((b - a) / n) ** (j - i) * ((n - b) / n) ** (n - j);
+    }
+  }
+  return p;
+}
+// [[t, P(median <= t)]] ascending. Odd n: the median is X((n+1)/2); even n: (X(n/2) + X(n/2+1)) / 2.
+function resampledMedianCdf(n) {
+  if (n % 2 === 1) return Array.from({ length: n }, (_, i) => [i + 1, atLeast(n, (n + 1) / 2, i + 1)]);
+  const m = n / 2;
+  const mass = new Map();
+  for (let a = 1; a <= n; a += 1) {
+    for (let b = a; b <= n; b += 1) {
+      const p = jointBelow(n, m, a, b) - jointBelow(n, m, a - 1, b) - jointBelow(n, m, a, b - 1) + jointBelow(n, m, a - 1, b - 1);
+      mass.set((a + b) / 2, (mass.get((a + b) / 2) ?? 0) + p);
+    }
+  }
+  let cumulative = 0;
+  return [...mass.keys()].sort((x, y) => x - y).map((t) => [t, (cumulative += mass.get(t))]);
+}
+// The smallest t with P(median <= t) >= q, and how far the probabilities on either side of it are from q.
+function quantile(cdf, q) {
+  let below = 0;
+  for (const [t, p] of cdf) {
+    if (p >= q) return { value: t, margin: Math.min(q - below, p - q) };
+    below = p;
+  }
+  return null;
+}
+// A fixed shuffle of 1..n: the interval must not depend on the order of the runs.
+const shuffled = (n) => Array.from({ length: n }, (_, i) => ((i * 7) % n) + 1);
+
+test('the bootstrap interval of the median of 39 and 40 runs is the exact bootstrap distribution\'s 2.5% and 97.5% points', () => {
+  for (const n of [39, 40]) {
+    const cdf = resampledMedianCdf(n);
+    assert.ok(Math.abs(cdf.at(-1)[1] - 1) < 1e-9, 'the probabilities add up to 1');
+    for (const level of [0.95, 0.9]) {
+      const tail = (1 - level) / 2;
+      const low = quantile(cdf, tail);
+      const high = quantile(cdf, 1 - tail);
+      // With 10,000 resamples a cumulative probability is estimated to within about 0.0016 (one standard
+      // error), so each end is decided when its neighbours' probabilities are further than 0.0035 from the cut.
+      assert.ok(low.margin > 0.0035 && high.margin > 0.0035, `n ${n}, level ${level}: margins ${low.margin}, ${high.margin}`);
+      assert.deepEqual(medianInterval(shuffled(n), { level }), { low: low.value, high: high.value }, `n ${n}, level ${level}`);
+    }
+  }
+  // Written out: odd 39 gives 14 to 26 (P(median <= 13) = 0.0155, P(median <= 14) = 0.0345); even 40 gives 14.5 to
+  // 26.5 (P(median <= 14) = 0.0199, P(median <= 14.5) = 0.0288); a 90% interval is narrower on both sides.
+  assert.deepEqual(medianInterval(shuffled(39)), { low: 14, high: 26 });
+  assert.deepEqual(medianInterval(shuffled(40)), { low: 14.5, high: 26.5 });
+  assert.deepEqual(medianInterval(shuffled(40), { level: 0.9 }), { low: 15.5, high: 25.5 });
+});
+
+// The percentile bootstrap written out plainly, drawing from the same generator in the same order.
+function sortedStatistics(statistic, resamples, seed = 1) {
+  const random = createRandom(seed);
+  return Array.from({ length: resamples }, () => statistic(random)).sort((x, y) => x - y);
+}
+const resampledMedian = (values) => (random) => median(Array.from(values, () => values[random.int(values.length)]));
+
+test('the interval leaves out as many of R resampled statistics below as above: the (floor(R·tail) + 1)-th to the (R − floor(R·tail))-th', () => {
+  const runs = [10.1, 11.7, 12.2, 13.9, 14.3, 15.8, 16.4, 17.0, 18.6, 19.5];
+  const other = [20.3, 21.1, 22.9, 23.4, 24.8, 25.0];
+  // 40 resamples: a 95% interval is the 2nd to the 39th statistic, a 90% one the 3rd to the 38th.
+  const statistics = sortedStatistics(resampledMedian(runs), 40, 10);
+  for (const i of [1, 2, 37, 38]) assert.notEqual(statistics[i], statistics[i + 1], `the ${i + 1}th and the next statistic differ`);
+  assert.deepEqual(medianInterval(runs, { resamples: 40, seed: 10 }), { low: statistics[1], high: statistics[38] });
+  assert.deepEqual(medianInterval(runs, { resamples: 40, seed: 10, level: 0.9 }), { low: statistics[2], high: statistics[37] });
+  const ratios = sortedStatistics((random) => resampledMedian(runs)(random) / resampledMedian(other)(random), 40, 10);
+  for (const i of [1, 2, 37, 38]) assert.notEqual(ratios[i], ratios[i + 1]);
+  assert.deepEqual(ratioInterval(runs, other, { resamples: 40, seed: 10 }), { low: ratios[1], high: ratios[38] });
+  assert.deepEqual(ratioInterval(runs, other, { resamples: 40, seed: 10, level: 0.9 }), { low: ratios[2], high: ratios[37] });
+  // The default: 10,000 resamples, the 251st and the 9,750th.
+  const all = sortedStatistics(resampledMedian(runs), 10_000);
+  assert.deepEqual(medianInterval(runs), { low: all[250], high: all[9749] });
 });
 
 test('intervals overlap when they share any value', () => {
