@@ -35,6 +35,18 @@ test('synthetic: speedup is median(a) / median(b), faster or slower only when th
   assert.equal(comparison.gate, null);
 });
 
+test('synthetic: an interval that only touches 1 is not significant; a single run gives no interval', () => {
+  const a = synthetic({ singleRead: [10, 10, 10], singleWrite: [10, 10, 10], aggregation: [10] });
+  const b = synthetic({ singleRead: [10, 10, 10], singleWrite: [10, 10, 5], aggregation: [5, 5] });
+  const by = Object.fromEntries(buildComparison([a], [b]).workloads.map((w) => [w.name, w]));
+  assert.deepEqual([by.singleRead.ci, by.singleRead.verdict], [{ low: 1, high: 1 }, 'not significant']);
+  // b's resampled median is 10 or 5: the ratio runs from exactly 1 to 2.
+  assert.deepEqual([by.singleWrite.ci, by.singleWrite.verdict], [{ low: 1, high: 2 }, 'not significant']);
+  assert.deepEqual([by.aggregation.speedup, by.aggregation.ci, by.aggregation.verdict], [2, null, 'not significant']);
+  const reversed = Object.fromEntries(buildComparison([b], [a]).workloads.map((w) => [w.name, w]));
+  assert.deepEqual([reversed.singleWrite.ci, reversed.singleWrite.verdict], [{ low: 0.5, high: 1 }, 'not significant']);
+});
+
 test('synthetic: the geometric mean of speedups 2, 4 and 1 is 2', () => {
   const a = synthetic({ singleRead: [20, 20], singleWrite: [40, 40], aggregation: [7, 7] });
   const b = synthetic({ singleRead: [10, 10], singleWrite: [10, 10], aggregation: [7, 7] });
