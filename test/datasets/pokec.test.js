@@ -2,15 +2,18 @@
 // quirks, prepared into a dataset and run through the real CLI.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import memory from '../../adapters/memory/description.js';
+import { importDataset } from '../../import/import.js';
 import { WORKLOAD_NAMES } from '../../workloads/suite.js';
 import { prepareDataset } from '../../datasets/dataset.js';
-import { POKEC_PROFILES_GZ, POKEC_RELATIONS_GZ, pokecDir } from '../../datasets/fetch.js';
+import { FETCH_MANIFEST, POKEC_PROFILES_GZ, POKEC_RELATIONS_GZ, pokecDir } from '../../datasets/fetch.js';
 import { PROFILES_FILE, RELATIONS_FILE, generate } from '../../datasets/generate.js';
 import { hasEdge } from '../../datasets/graph.js';
 
@@ -95,6 +98,42 @@ test('the real files are prepared into a dataset with the same artefacts, and wh
   assert.deepEqual(events, [], 'a prepared dataset is reused');
   assert.equal(again.id, dataset.id);
   assert.deepEqual(again.readStats, dataset.readStats);
+});
+
+// The gzip header's OS byte: changing it changes the file's sha256, not its size nor what it unpacks to.
+const GZIP_OS_BYTE = 9;
+
+test('the import hashes a .gz file as stored, and a download changed since its fetch fails it with the fetch command', async (t) => {
+  const cacheDir = await tempDir(t);
+  await pokecFixture(cacheDir);
+  const sourceDir = pokecDir(cacheDir);
+  const stored = async (name) => createHash('sha256').update(await readFile(path.join(sourceDir, name))).digest('hex');
+  // As `bench data fetch pokec` records the files it checked.
+  const files = {};
+  for (const name of [POKEC_PROFILES_GZ, POKEC_RELATIONS_GZ]) {
+    const bytes = await readFile(path.join(sourceDir, name));
+    files[name] = { url: `https://example.org/${name}`, bytes: bytes.length, sha256: await stored(name) };
+  }
+  await writeFile(path.join(sourceDir, FETCH_MANIFEST), JSON.stringify({ files }));
+  const dataset = await prepareDataset({ dataset: 'pokec', scale: 'tiny', seed: 1, cacheDir });
+  const adapter = memory.create({ namespace: `pokec_test_${process.pid}`, concurrency: 1 });
+  await adapter.connect();
+  const imported = await importDataset({ adapter, description: memory, options: {}, dataset, force: true });
+  assert.equal(imported.sha256.profiles, await stored(POKEC_PROFILES_GZ), 'the compressed bytes, as the manifest records');
+
+  const profiles = path.join(sourceDir, POKEC_PROFILES_GZ);
+  const bytes = await readFile(profiles);
+  bytes[GZIP_OS_BYTE] ^= 1;
+  await writeFile(profiles, bytes);
+  const changed = await prepareDataset({ dataset: 'pokec', scale: 'tiny', seed: 1, cacheDir });
+  assert.equal(changed.id, dataset.id, 'the size matches the fetch record, so the file is not hashed before the import');
+  await assert.rejects(importDataset({ adapter, description: memory, options: {}, dataset: changed, force: true }), (error) => {
+    assert.equal(error.code, 'E_DATASET');
+    assert.ok(error.message.startsWith(`${profiles}: the file read hashes to sha256 ${createHash('sha256').update(bytes).digest('hex')}, `
+      + `but the dataset's manifest records ${files[POKEC_PROFILES_GZ].sha256}`), error.message);
+    assert.match(error.message, /run `npx bench data fetch pokec`, which deletes a download that no longer matches/);
+    return true;
+  });
 });
 
 test('without the files, --dataset pokec says to run bench data fetch pokec', async (t) => {
