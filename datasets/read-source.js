@@ -21,7 +21,7 @@ export function readError(file, error) {
 // The file's bytes, gunzipped when its name ends in .gz, so that SNAP's downloads need not be unpacked.
 // A read or gunzip error destroys the returned stream with that error, so it reaches whoever iterates it.
 // `hash` (a crypto Hash), when given, receives the bytes as stored, before any gunzip: what a manifest's
-// sha256 covers. It holds the whole file's once the returned stream has ended.
+// sha256 covers. It has seen the whole file once the returned stream has ended.
 export function openBytes(file, { hash = null } = {}) {
   const raw = createReadStream(file, { highWaterMark: READ_CHUNK });
   const stages = [raw];
