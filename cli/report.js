@@ -1,7 +1,7 @@
 // `bench report`: result documents of one or more databases in, one comparison out (stdout or --out).
 import { writeFile } from 'node:fs/promises';
 import { isReportError } from '../results/report/errors.js';
-import { REPORT_FORMATS, createReport } from '../results/report/index.js';
+import { REPORT_FORMATS, createReport, datasetNote } from '../results/report/index.js';
 import { ExitCodes } from './exit-codes.js';
 
 // Every report error is about the files or flags given: the usage exit code, and the message as it is.
@@ -17,7 +17,9 @@ export async function reportErrorsAsUsage(work) {
 
 export async function reportCommand(argv, { stdout = process.stdout, stderr = process.stderr } = {}) {
   return reportErrorsAsUsage(async () => {
-    const report = await createReport(argv.results, { baseline: argv.baseline, allowMixed: argv['allow-mixed'] });
+    const report = await createReport(argv.results, { baseline: argv.baseline, dataset: argv.dataset, allowMixed: argv['allow-mixed'] });
+    // Which dataset of several was reported goes to stderr whatever the format, so it is seen next to a file.
+    for (const line of datasetNote(report.datasetChoice)) stderr.write(`${line}\n`);
     const text = REPORT_FORMATS[argv.format](report);
     if (argv.out) {
       await writeFile(argv.out, text);

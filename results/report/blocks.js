@@ -1,6 +1,7 @@
 // The report laid out once as titled blocks (text, tables, lists) that the table, Markdown and HTML formats
 // render each in their own syntax, so the three always say the same thing.
 import { formatBytes, formatCount, formatMs } from '../format.js';
+import { countFiles } from './datasets.js';
 
 const MARK_NOT_SIGNIFICANT = '~';
 const MARK_CLIENT_BOUND = '!';
@@ -28,6 +29,16 @@ export function normalisedCell(figures, isBaseline, baselinePassed) {
 function datasetLine(report) {
   return report.datasets.map((d) => `${d.id} (${d.name ?? '?'} ${d.scale ?? '?'}, ${d.profiles === null ? '?' : formatCount(d.profiles)} profiles, ${d.relations === null ? '?' : formatCount(d.relations)} relations, seed ${d.seed ?? '?'})`).join('; ');
 }
+
+// The other datasets of the files, which a report of one dataset leaves out (see datasets.js).
+function skippedLines(report) {
+  const skipped = report.datasetChoice?.skipped ?? [];
+  if (skipped.length === 0) return [];
+  return [`not reported (other datasets in the files; --dataset <id> chooses): ${skipped.map((s) => `${s.id} (${countFiles(s.files)})`).join(', ')}`];
+}
+
+// One database has nothing to be relative to: its report gives absolute figures and no percentages.
+const alone = (report) => report.databases.length === 1;
 
 function matrix(report) {
   const ids = report.databases.map((database) => database.id);
@@ -59,7 +70,7 @@ function detailRows(report, workloads) {
         passed && f.opsPerSec !== null ? formatCount(f.opsPerSec) : '',
         passed && f.latencyMs ? formatMs(f.latencyMs.p50) : '',
         passed && f.latencyMs ? formatMs(f.latencyMs.p99) : '',
-        workload.compared ? (passed ? normalisedCell(f, database.id === report.baseline.id, baselinePassed) : '') : (passed ? `${markers(f).trim()}` : ''),
+        workload.compared && !alone(report) ? (passed ? normalisedCell(f, database.id === report.baseline.id, baselinePassed) : '') : (passed ? `${markers(f).trim()}` : ''),
       ]);
     });
   }
@@ -129,12 +140,16 @@ export function reportBlocks(report) {
       kind: 'text', id: 'summary', title: 'db-shootout report',
       lines: [
         `dataset: ${datasetLine(report)}`,
+        ...skippedLines(report),
         `databases: ${report.databases.map((d) => d.id).join(', ')}`,
-        `baseline: ${report.baseline.id} (${report.baseline.reason})`,
+        alone(report) ? 'baseline: none (one database: absolute figures, no percentages)' : `baseline: ${report.baseline.id} (${report.baseline.reason})`,
       ],
     },
-    matrix(report),
-    { kind: 'table', id: 'workloads', title: 'Workloads', header: DETAIL_HEADER, numeric: DETAIL_NUMERIC, rows: detailRows(report, compared) },
+    ...(alone(report) ? [] : [matrix(report)]),
+    {
+      kind: 'table', id: 'workloads', title: 'Workloads', header: alone(report) ? DETAIL_HEADER.slice(0, -1).concat('') : DETAIL_HEADER,
+      numeric: DETAIL_NUMERIC, rows: detailRows(report, compared),
+    },
   ];
   if (separate.length > 0) {
     blocks.push({

@@ -2,6 +2,7 @@
 // The same documents and flags give the same model, so every format of a report is reproducible.
 import { BOOTSTRAP } from '../bootstrap.js';
 import { distinct, groupByDatabase, isCompared, poolDatabase, workloadNames } from './aggregate.js';
+import { countFiles, datasetGroups, fileLines, selectDataset } from './datasets.js';
 import { ReportErrorCodes, reportError } from './errors.js';
 import { chooseBaseline, normaliseWorkload } from './normalise.js';
 
@@ -18,28 +19,34 @@ function describeDataset(result) {
   return { id, name, scale, seed, profiles, relations };
 }
 
-function fileList(documents) {
-  return documents.map(({ file }) => file).join(', ');
-}
-
 // The documents must describe the same work: one dataset, and the same operations per run in each workload
-// (a preset can shorten a workload). Otherwise a percentage compares different work; --allow-mixed turns the
-// refusal into a warning.
-export function checkSameWork(documents, names, { allowMixed }, warnings) {
+// (a preset can shorten a workload). Otherwise a percentage compares different work: refused, with the
+// `remedy` line when the command has one, or a warning with `allowMixed`. The error's first line is short; the
+// files and any further difference follow, one a line.
+export function checkSameWork(documents, names, { allowMixed, remedy = null }, warnings) {
   const problems = [];
-  const datasetIds = distinct(documents.map(({ result }) => result.dataset.id));
-  if (datasetIds.length > 1) {
-    problems.push(`the results are of ${datasetIds.length} different datasets: ${datasetIds.map((id) => `${id} (${fileList(documents.filter(({ result }) => result.dataset.id === id))})`).join('; ')}`);
+  const groups = datasetGroups(documents);
+  if (groups.length > 1) {
+    problems.push({
+      summary: `the results are of ${groups.length} different datasets: ${groups.map((group) => `${group.id} (${countFiles(group.files)})`).join('; ')}`,
+      details: groups.flatMap((group) => [`${group.id}:`, ...fileLines(group.files, '  ')]),
+    });
   }
   for (const name of names) {
     const counts = distinct(documents.map(({ result }) => result.workloads[name]?.ops).filter((ops) => ops > 0));
-    if (counts.length > 1) problems.push(`${name} ran ${counts.join(' / ')} operations per run in different files`);
+    if (counts.length > 1) problems.push({ summary: `${name} ran ${counts.join(' / ')} operations per run in different files`, details: [] });
   }
   if (problems.length === 0) return;
   if (!allowMixed) {
-    throw reportError(ReportErrorCodes.MIXED_DATASETS, `${problems.join('; ')}. Results of different work are not comparable; pass --allow-mixed to report them anyway, with a warning`);
+    const [first, ...more] = problems;
+    throw reportError(ReportErrorCodes.MIXED_DATASETS, [
+      first.summary,
+      ...[...first.details, ...more.flatMap((problem) => [problem.summary, ...problem.details])].map((line) => `  ${line}`),
+      '  results of different work are not comparable',
+      ...(remedy ? [`  ${remedy}`] : []),
+    ].join('\n'));
   }
-  warnings.push(...problems.map((problem) => `${problem}: the figures do not compare the same work (--allow-mixed)`));
+  warnings.push(...problems.map((problem) => `${problem.summary}: the figures do not compare the same work (--allow-mixed)`));
 }
 
 function machineOf(result) {
@@ -71,11 +78,15 @@ function orderDatabases(databases, baselineId) {
   return [...databases.filter((d) => d.id === baselineId), ...databases.filter((d) => d.id !== baselineId)];
 }
 
-// `documents`: [{ file, result }] from load.js. Options: `baseline` (a database id), `allowMixed`.
-export function buildReport(documents, { baseline: requested, allowMixed = false } = {}) {
+const REMEDY = 'pass --allow-mixed to report them anyway, with a warning';
+
+// `given`: [{ file, result }] from load.js. Options: `baseline` (a database id), `dataset` (a dataset id),
+// `allowMixed`.
+export function buildReport(given, { baseline: requested, dataset, allowMixed = false } = {}) {
   const warnings = [];
+  const { documents, choice } = selectDataset(given, { dataset, allowMixed });
   const names = workloadNames(documents);
-  checkSameWork(documents, names, { allowMixed }, warnings);
+  checkSameWork(documents, names, { allowMixed, remedy: REMEDY }, warnings);
   const groups = groupByDatabase(documents);
   consistencyWarnings(documents, groups, warnings);
   const pooled = [...groups.entries()].map(([id, group]) => poolDatabase(id, group, names));
@@ -103,6 +114,7 @@ export function buildReport(documents, { baseline: requested, allowMixed = false
     statistics: STATISTICS,
     baseline,
     datasets: distinct(documents.map(({ result }) => describeDataset(result))),
+    datasetChoice: choice,
     databases: databases.map(({ workloads: _, ...database }) => database),
     workloads,
     warnings,

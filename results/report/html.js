@@ -30,30 +30,52 @@ function renderBlock(block) {
   return `<section id="${block.id}"><h2>${escapeHtml(block.title)}</h2><dl>${block.items.map((item) => `<dt>${escapeHtml(item.label)}</dt>${item.lines.map((line) => `<dd>${escapeHtml(line)}</dd>`).join('')}`).join('\n')}</dl></section>`;
 }
 
-// The figures the charts draw, computed here so the page's script only draws.
+// The figures the charts draw, computed here so the page's script only draws. Several databases: the
+// published overview (every workload, one bar per database, baseline = 100%) and one chart per workload. One
+// database: a percentage of itself would say nothing, so its absolute throughput instead.
 export function chartData(report) {
   const ids = report.databases.map((d) => d.id);
   const compared = report.workloads.filter((w) => w.compared);
+  const several = ids.length > 1;
   const label = (id, f) => {
     if (f.status !== 'passed') return `${id} (${f.status})`;
     return `${id}${f.significant === false ? ' ~' : ''}${f.clientBound ? ' !' : ''}`;
   };
+  // A bar the overview cannot draw is named instead: its status, or n/a without a baseline time.
+  const missing = (f) => (f.status !== 'passed' ? f.status : f.normalisedPct === null ? 'n/a' : null);
+  const [single] = report.databases;
+  const passed = (id) => compared.filter((w) => w.results[id].status === 'passed');
   return {
-    baseline: report.baseline.id,
-    normalised: compared.map((w) => ({
+    baseline: several ? report.baseline.id : null,
+    overview: several && compared.length > 0 ? {
+      workloads: compared.map((w) => w.name),
+      databases: ids.map((id) => ({
+        id,
+        values: compared.map((w) => w.results[id].normalisedPct),
+        missing: compared.map((w) => missing(w.results[id])),
+        notSignificant: compared.map((w) => w.results[id].significant === false),
+      })),
+    } : null,
+    normalised: several ? compared.map((w) => ({
       workload: w.name,
       labels: ids.map((id) => label(id, w.results[id])),
       values: ids.map((id) => w.results[id].normalisedPct),
       baselineIndex: ids.indexOf(report.baseline.id),
-    })),
+    })) : [],
+    throughput: !several && passed(single.id).length > 0 ? {
+      database: single.id,
+      workloads: passed(single.id).map((w) => w.name),
+      opsPerSec: passed(single.id).map((w) => w.results[single.id].opsPerSec),
+      medianMs: passed(single.id).map((w) => w.results[single.id].medianMs),
+    } : null,
     latency: report.databases.map((d) => {
-      const passed = compared.filter((w) => w.results[d.id].status === 'passed' && w.results[d.id].latencyMs);
+      const withLatency = passed(d.id).filter((w) => w.results[d.id].latencyMs);
       return {
         database: d.id,
-        workloads: passed.map((w) => w.name),
-        p50: passed.map((w) => w.results[d.id].latencyMs.p50),
-        p90: passed.map((w) => w.results[d.id].latencyMs.p90),
-        p99: passed.map((w) => w.results[d.id].latencyMs.p99),
+        workloads: withLatency.map((w) => w.name),
+        p50: withLatency.map((w) => w.results[d.id].latencyMs.p50),
+        p90: withLatency.map((w) => w.results[d.id].latencyMs.p90),
+        p99: withLatency.map((w) => w.results[d.id].latencyMs.p99),
       };
     }).filter((chart) => chart.workloads.length > 0),
     memory: report.databases.filter((d) => typeof d.server.rssPeakBytes === 'number')
@@ -69,16 +91,86 @@ const PAGE_SCRIPT = `
   var palette = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#76b7b2', '#edc948', '#b07aa1', '#ff9da7', '#9c755f', '#bab0ac'];
   Chart.defaults.animation = false;
   Chart.defaults.maintainAspectRatio = false;
-  function canvas(container, title) {
+  function canvas(container, title, className) {
     var figure = document.createElement('figure');
     var holder = document.createElement('div');
-    holder.className = 'chart';
+    holder.className = className || 'chart';
     var element = document.createElement('canvas');
     element.setAttribute('aria-label', title);
     holder.appendChild(element);
     figure.appendChild(holder);
     document.getElementById(container).appendChild(figure);
     return element;
+  }
+  // The baseline's 100% as a dashed line, and the word for each bar that has no percentage, where it would be.
+  var overviewMarks = {
+    id: 'overviewMarks',
+    afterDatasetsDraw: function (chart) {
+      var y = chart.scales.y;
+      var area = chart.chartArea;
+      var context = chart.ctx;
+      context.save();
+      context.strokeStyle = '#222';
+      context.setLineDash([6, 4]);
+      context.beginPath();
+      context.moveTo(area.left, y.getPixelForValue(100));
+      context.lineTo(area.right, y.getPixelForValue(100));
+      context.stroke();
+      context.setLineDash([]);
+      context.fillStyle = '#555';
+      context.font = '11px system-ui, sans-serif';
+      context.textAlign = 'left';
+      context.textBaseline = 'middle';
+      data.overview.databases.forEach(function (database, d) {
+        chart.getDatasetMeta(d).data.forEach(function (bar, w) {
+          var word = database.missing[w];
+          if (!word) return;
+          context.save();
+          context.translate(bar.x, area.bottom - 4);
+          context.rotate(-Math.PI / 2);
+          context.fillText(word, 0, 0);
+          context.restore();
+        });
+      });
+      context.restore();
+    },
+  };
+  if (data.overview) {
+    new Chart(canvas('chart-overview', 'overview', 'chart wide'), {
+      type: 'bar',
+      data: { labels: data.overview.workloads, datasets: data.overview.databases.map(function (database, i) {
+        var baseline = database.id === data.baseline;
+        return { label: database.id + (baseline ? ' (baseline)' : ''), data: database.values, backgroundColor: baseline ? '#555' : palette[i % palette.length] };
+      }) },
+      options: {
+        plugins: {
+          title: { display: true, text: 'Median time per workload, ' + data.baseline + ' = 100%: lower is better' },
+          tooltip: { callbacks: { label: function (item) {
+            var database = data.overview.databases[item.datasetIndex];
+            var word = database.missing[item.dataIndex];
+            return database.id + ': ' + (word || item.raw + '%' + (database.notSignificant[item.dataIndex] ? ' (~ not significant)' : ''));
+          } } },
+        },
+        scales: { y: { beginAtZero: true, title: { display: true, text: '% of ' + data.baseline + "'s median time (lower is better)" } } },
+      },
+      plugins: [overviewMarks],
+    });
+  }
+  if (data.throughput) {
+    new Chart(canvas('chart-throughput', 'throughput', 'chart wide'), {
+      type: 'bar',
+      data: { labels: data.throughput.workloads, datasets: [{ label: 'operations per second', data: data.throughput.opsPerSec, backgroundColor: palette[0] }] },
+      options: {
+        plugins: {
+          title: { display: true, text: data.throughput.database + ': throughput per workload (operations per second, log scale): higher is better' },
+          legend: { display: false },
+          tooltip: { callbacks: { label: function (item) {
+            return item.raw.toLocaleString('en') + ' ops/s (median run ' + data.throughput.medianMs[item.dataIndex] + ' ms)';
+          } } },
+        },
+        scales: { y: { type: 'logarithmic', title: { display: true, text: 'operations per second' } } },
+      },
+    });
   }
   data.normalised.forEach(function (chart) {
     new Chart(canvas('chart-normalised', chart.workload), {
@@ -124,6 +216,7 @@ th, td { padding: .2rem .6rem; border-bottom: 1px solid #ddd; text-align: left; 
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(420px, 1fr)); gap: 1rem; }
 .chart { position: relative; height: 260px; }
+.chart.wide { height: 380px; }
 figure { margin: 0; }
 dt { font-weight: 600; margin-top: .4rem; }
 dd { margin-left: 1.5rem; }
@@ -132,6 +225,23 @@ dd { margin-left: 1.5rem; }
 
 function chartSection(id, title, count, none) {
   return `<section><h2>${escapeHtml(title)}</h2>${count > 0 ? `<div class="grid" id="${id}"></div>` : `<p class="none" id="${id}">${escapeHtml(none)}</p>`}</section>`;
+}
+
+// One chart the width of the page.
+function wideSection(id, title) {
+  return `<section><h2>${escapeHtml(title)}</h2><div id="${id}"></div></section>`;
+}
+
+// Several databases: the overview, then each workload's own chart. One database: its throughput.
+function comparisonSections(report, charts) {
+  if (charts.baseline === null) {
+    return charts.throughput ? wideSection('chart-throughput', `Throughput per workload: ${charts.throughput.database}`)
+      : chartSection('chart-throughput', 'Throughput per workload', 0, 'no compared workload passed');
+  }
+  return [
+    charts.overview ? wideSection('chart-overview', `Overview: median time per workload, ${report.baseline.id} = 100% (lower is better)`) : '',
+    chartSection('chart-normalised', `Median time per workload, ${report.baseline.id} = 100%`, charts.normalised.length, 'no compared workload'),
+  ].filter(Boolean).join('\n');
 }
 
 export function formatReportHtml(report) {
@@ -149,7 +259,7 @@ export function formatReportHtml(report) {
 </head>
 <body>
 ${summary}
-${chartSection('chart-normalised', `Median time per workload, ${report.baseline.id} = 100%`, charts.normalised.length, 'no compared workload')}
+${comparisonSections(report, charts)}
 ${chartSection('chart-latency', 'Latency percentiles per database', charts.latency.length, 'no passed workload has latencies')}
 ${chartSection('chart-memory', 'Server memory', charts.memory.length, 'n/a: no server memory was measured in these files')}
 ${chartSection('chart-import', 'Import time', charts.import.length, 'n/a: no import was recorded in these files')}

@@ -1,5 +1,6 @@
 // `bench report` as an API: documents in, the report's model out, and one function per output format.
 import { buildReport } from './build.js';
+import { datasetNote } from './datasets.js';
 import { formatReportCsv } from './format-csv.js';
 import { formatReportMarkdown, formatReportTable } from './format-text.js';
 import { formatReportHtml } from './html.js';
@@ -13,9 +14,9 @@ export const REPORT_FORMATS = Object.freeze({
   html: formatReportHtml,
 });
 
-// `targets`: result files and directories. Options: `baseline`, `allowMixed` (see build.js).
+// `targets`: result files and directories. Options: `baseline`, `dataset`, `allowMixed` (see build.js).
 export async function createReport(targets, options = {}) {
   return buildReport(await loadResults(targets), options);
 }
 
-export { buildReport, loadResults };
+export { buildReport, datasetNote, loadResults };

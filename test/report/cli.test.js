@@ -30,15 +30,17 @@ test('bench report prints the table on stdout by default and writes any format w
   assert.equal(report.workloads.find((w) => w.name === 'singleRead').results.sqlite.runs, 6);
 });
 
-test('bench report exits with 2 on files that are not results, mixed datasets and an absent baseline', async () => {
+test('bench report exits with 2 on files that are not results and an absent baseline, and reports the latest of mixed datasets', async () => {
   const stray = path.join(work, 'notes.json');
   writeFileSync(stray, '{"hello": 1}');
   const notResult = await spawnBench(['report', SUITE, stray]);
   assert.equal(notResult.code, 2);
   assert.match(notResult.stderr, /^error: .*notes\.json is not a db-shootout\/result@1 result document: schema is null/);
-  const mixed = await spawnBench(['report', SUITE, path.join(FIXTURES, 'seed2')]);
-  assert.equal(mixed.code, 2);
-  assert.match(mixed.stderr, /different datasets.*pass --allow-mixed/);
+  // Two datasets are not an error: the latest is reported, and stderr says which and how to choose.
+  const mixed = await spawnBench(['report', SUITE, path.join(FIXTURES, 'seed2'), '--format', 'json']);
+  assert.equal(mixed.code, 0, mixed.stderr);
+  assert.deepEqual(JSON.parse(mixed.stdout).datasets.map((d) => d.id), ['synthetic-tiny-s2-g1']);
+  assert.match(mixed.stderr, /^note: the results hold 2 datasets; this report is of synthetic-tiny-s2-g1 .*\n {2}skipped synthetic-tiny-s1-g1, 4 files:\n/);
   const allowed = await spawnBench(['report', SUITE, path.join(FIXTURES, 'seed2'), '--allow-mixed', '--format', 'csv']);
   assert.equal(allowed.code, 0, allowed.stderr);
   assert.match(allowed.stderr, /warning: the results are of 2 different datasets/);

@@ -39,7 +39,7 @@ test('the HTML report loads offline with no errors and draws every chart', { ski
   const { default: puppeteer } = await import('puppeteer-core');
   const report = await createReport([SUITE], { baseline: 'postgresql' });
   const charts = chartData(report);
-  const expectedCharts = charts.normalised.length + charts.latency.length + (charts.memory.length > 0 ? 1 : 0) + (charts.import.length > 0 ? 1 : 0);
+  const expectedCharts = 1 + charts.normalised.length + charts.latency.length + (charts.memory.length > 0 ? 1 : 0) + (charts.import.length > 0 ? 1 : 0);
   assert.equal(charts.normalised.length, 10, 'one normalised chart per compared workload');
   assert.ok(charts.memory.length > 0, 'the PostgreSQL fixtures carry server memory');
   const file = path.join(work, 'report.html');
@@ -80,8 +80,23 @@ test('the HTML report loads offline with no errors and draws every chart', { ski
       // Axes, labels and bars: far more than a few stray pixels.
       assert.ok(canvas.painted > (canvas.width * canvas.height) / 100, `${canvas.label}: ${canvas.painted} painted pixels`);
     }
-    assert.deepEqual(drawn.slice(0, 10).map((c) => c.label), report.workloads.filter((w) => w.compared).map((w) => w.name));
+    assert.equal(drawn[0].label, 'overview', 'the overview first');
+    assert.equal(drawn[0].values, 10 * 4, 'every compared workload, one bar per database');
+    assert.deepEqual(drawn.slice(1, 11).map((c) => c.label), report.workloads.filter((w) => w.compared).map((w) => w.name));
     assert.equal(tables, 4, 'normalised, workloads, not compared, resources');
+
+    // One database: its throughput and latencies in absolute figures, no chart of percentages.
+    const single = path.join(work, 'single.html');
+    writeFileSync(single, REPORT_FORMATS.html(await createReport([path.join(SUITE, 'sqlite-tiny-20261121T232927Z.json')])));
+    await page.goto(pathToFileURL(single).href, { waitUntil: 'load' });
+    const singleCharts = await page.evaluate(() => Array.from(document.querySelectorAll('canvas')).map((canvas) => {
+      const chart = window.Chart.getChart(canvas);
+      return { label: canvas.getAttribute('aria-label'), scale: chart.options.scales.y.type, values: chart.data.datasets[0].data.length };
+    }));
+    assert.deepEqual(problems, []);
+    assert.deepEqual(singleCharts, [
+      { label: 'throughput', scale: 'logarithmic', values: 10 }, { label: 'sqlite', scale: 'logarithmic', values: 10 }, { label: 'Import time', scale: 'linear', values: 1 },
+    ]);
   } finally {
     await browser.close();
   }

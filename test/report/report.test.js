@@ -136,16 +136,20 @@ test('synthetic: failed and unsupported workloads are shown as such, and never n
   assert.match(table, /synthetic_db\s+failed: 3 wrong answers/);
 });
 
-test('results of different datasets are refused unless --allow-mixed, which warns', async () => {
+test('results of different datasets: the latest is reported, unless --dataset names one or --allow-mixed combines them with a warning', async () => {
   const seed2 = path.join(FIXTURES, 'seed2');
-  await assert.rejects(createReport([SUITE, seed2]), (error) => {
-    assert.equal(error.code, 'E_MIXED_DATASETS');
-    assert.match(error.message, /the results are of 2 different datasets: synthetic-tiny-s1-g1 \(.*\); synthetic-tiny-s2-g1 \(.*seed2.*sqlite-tiny-.*\.json\)/);
-    assert.match(error.message, /pass --allow-mixed/);
-    return true;
-  });
+  // seed2 was written after the suite: its dataset is the latest.
+  const latest = await createReport([SUITE, seed2]);
+  assert.deepEqual(latest.datasets.map((d) => d.id), ['synthetic-tiny-s2-g1']);
+  assert.deepEqual(latest.databases.map((d) => d.id), ['sqlite']);
+  assert.equal(latest.datasetChoice.id, 'synthetic-tiny-s2-g1');
+  assert.deepEqual(latest.datasetChoice.skipped.map((s) => [s.id, s.files.length]), [['synthetic-tiny-s1-g1', 4]]);
+  const named = await createReport([SUITE, seed2], { dataset: 'synthetic-tiny-s1-g1' });
+  assert.deepEqual(named.databases.map((d) => d.id).sort(), ['memory', 'postgresql', 'postgresql_tabular', 'sqlite']);
+  assert.equal(named.datasetChoice.reason, 'named with --dataset');
   const report = await createReport([path.join(SUITE, readdirSync(SUITE).find((f) => f.startsWith('postgresql-'))), seed2], { allowMixed: true });
   assert.equal(report.datasets.length, 2);
+  assert.equal(report.datasetChoice, null);
   assert.ok(report.warnings.some((w) => /2 different datasets.*do not compare the same work \(--allow-mixed\)/.test(w)), report.warnings.join('\n'));
 });
 
