@@ -1,14 +1,16 @@
 // The MongoDB adapter: one database per namespace, profiles keyed by `_id`, relations with two covering indexes,
-// and graph operations as server-side queries driven level by level from here (graph.js).
+// neighbourhoods as one query or aggregation each, and the shortest path as server-side queries driven level by
+// level from here (graph.js).
 import { BenchError, ErrorCodes } from '../../core/errors.js';
 import { openClient } from './connection.js';
 import { ageHistogram, fromStored, toStored, toStoredRelation } from './documents.js';
-import { shortestPath, twoHopNeighbors } from './graph.js';
+import { shortestPath } from './graph.js';
 import {
-  COLLECTIONS, INDEXES, LABEL, MARKER_ID, databaseName, namespaceState, tempCollectionName,
+  COLLECTIONS, INDEXES, LABEL, MARKER_ID, databaseName, namespaceState, strangers, tempCollectionName,
 } from './namespace.js';
 import {
-  agePipeline, cursorOptions, documentsFilter, relationQueries, slices, warmupIndexScans, warmupProfilesPipeline,
+  agePipeline, cursorOptions, neighbors2Pipeline, neighbors2dataPipeline, neighborsDataPipeline, relationQueries,
+  warmupIndexScans, warmupProfilesPipeline,
 } from './queries.js';
 import { readSettings } from './settings.js';
 
@@ -18,11 +20,19 @@ export function journaledInsert() {
   return { writeConcern: { w: 1, journal: true } };
 }
 
+// How counts() counts a collection: exactly (countDocuments reads every document, or index entry), or from the
+// collection's metadata (estimatedDocumentCount), which an unclean shutdown can leave wrong.
+export function collectionCount(exact) {
+  return exact ? (collection) => collection.countDocuments({}) : (collection) => collection.estimatedDocumentCount();
+}
+
 export class MongoAdapter {
   #options;
   #database;
   // The client and the handles of one connection: { client, db, admin, profiles, relations, graph, temp }.
   #session = null;
+  // Whether this instance reset the namespace, i.e. imports into it: its counts() are exact (see counts()).
+  #importing = false;
 
   constructor(options) {
     this.#options = options;
@@ -83,21 +93,28 @@ export class MongoAdapter {
     return { state, marker };
   }
 
-  // The marker comes first, so the namespace is owned from its first collection on: a reset interrupted
-  // halfway can be repeated.
+  // As the ArangoDB adapter does: an owned database holding anything db-shootout did not create is refused whole,
+  // before anything is dropped; otherwise the marker is reset to {} first, so the namespace stays recognisably
+  // ours however far the reset gets, and the adapter's own collections are dropped by name, never the database.
   async resetNamespace() {
-    const { state, collections } = await this.#inspect();
+    const { state, collections, listed } = await this.#inspect();
+    const where = `database "${this.#database}" on ${this.#options.host}:${this.#options.port}`;
     if (state === 'foreign') {
-      throw new BenchError(ErrorCodes.NAMESPACE_FOREIGN, `${LABEL}: database "${this.#database}" on `
-        + `${this.#options.host}:${this.#options.port} holds ${collections.join(', ')} but no db-shootout marker; `
-        + 'refusing to drop it (choose another --namespace)');
+      throw new BenchError(ErrorCodes.NAMESPACE_FOREIGN, `${LABEL}: ${where} holds ${collections.join(', ')} but no `
+        + 'db-shootout marker; refusing to drop it (choose another --namespace)');
+    }
+    const found = strangers(listed);
+    if (found.length > 0) {
+      throw new BenchError(ErrorCodes.NAMESPACE_FOREIGN, `${LABEL}: ${where} holds objects that db-shootout did `
+        + `not create (${found.join(', ')}); refusing to reset it`);
     }
     const db = this.#db;
-    if (state === 'owned') await db.dropDatabase();
-    await db.createCollection(COLLECTIONS.marker);
+    if (state === 'absent') await db.createCollection(COLLECTIONS.marker);
     await this.writeMarker({});
+    for (const name of collections) if (name !== COLLECTIONS.marker) await db.collection(name).drop();
     await db.createCollection(COLLECTIONS.profiles);
     await db.createCollection(COLLECTIONS.relations);
+    this.#importing = true;
   }
 
   async writeMarker(marker) {
@@ -114,7 +131,7 @@ export class MongoAdapter {
     // A view named `marker` is not the marker.
     const hasMarker = listed.some(({ name, type }) => name === COLLECTIONS.marker && type === 'collection');
     const markerDocument = hasMarker ? await db.collection(COLLECTIONS.marker).findOne({ _id: MARKER_ID }) : null;
-    return { ...namespaceState(collections, markerDocument), collections };
+    return { ...namespaceState(collections, markerDocument), collections, listed };
   }
 
   // --- bulk import ---
@@ -137,13 +154,12 @@ export class MongoAdapter {
     await this.#relations.createIndexes(Object.values(INDEXES).map(({ name, key }) => ({ name, key })));
   }
 
-  // Exact counts: countDocuments reads the collection, where estimatedDocumentCount trusts metadata that an
-  // unclean shutdown can leave wrong.
+  // Exact after this instance's own import, which the importer verifies. Otherwise (the importer's check whether
+  // an imported namespace can be reused, on a fresh connection) the metadata's count: instant where an exact count
+  // reads 30 M relations, and a wrong count there costs at worst a needless import.
   async counts() {
-    const [profiles, relations] = await Promise.all([
-      this.#profiles.countDocuments({}),
-      this.#relations.countDocuments({}),
-    ]);
+    const count = collectionCount(this.#importing);
+    const [profiles, relations] = await Promise.all([count(this.#profiles), count(this.#relations)]);
     return { profiles, relations };
   }
 
@@ -167,33 +183,33 @@ export class MongoAdapter {
     return ageHistogram(await this.#profiles.aggregate(agePipeline(), cursorOptions()).toArray());
   }
 
+  // The relations of one profile fit in one reply: `distinct` is one round trip.
   async neighbors(key) {
-    return this.#graph.targets([key]);
+    return this.#relations.distinct('_to', { _from: key });
   }
 
   async neighborsData(key) {
-    return this.#documents(await this.neighbors(key));
+    return this.#documents(neighborsDataPipeline(key));
   }
 
   async neighbors2(key) {
-    return twoHopNeighbors(this.#graph, key);
+    return (await this.#aggregate(neighbors2Pipeline(key))).map(({ _id }) => _id);
   }
 
   async neighbors2data(key) {
-    return this.#documents(await this.neighbors2(key));
+    return this.#documents(neighbors2dataPipeline(key));
   }
 
   async shortestPath(from, to, maxDepth) {
     return shortestPath(this.#graph, from, to, maxDepth);
   }
 
-  async #documents(keys) {
-    const documents = [];
-    for (const slice of slices(keys)) {
-      const cursor = this.#profiles.find(documentsFilter(slice), cursorOptions());
-      for (const stored of await cursor.toArray()) documents.push(fromStored(stored));
-    }
-    return documents;
+  async #aggregate(pipeline) {
+    return this.#relations.aggregate(pipeline, cursorOptions()).toArray();
+  }
+
+  async #documents(pipeline) {
+    return (await this.#aggregate(pipeline)).map(fromStored);
   }
 
   // --- temporary collections ---

@@ -20,6 +20,7 @@ export default {
       + 'flushed to disk on the node that took it, so it survives a mongod or OS crash and a power loss of that '
       + 'node; on a replica set a failover can still roll back a write that no majority has.',
   },
+  durablePerWrite: ['singleWriteSync'],
   execution: 'parallel',
   server: null,
   connection: {

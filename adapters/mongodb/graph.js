@@ -1,21 +1,10 @@
-// The graph searches, driven from Node one level at a time: each level is one server-side query (see
+// The shortest-path search, driven from Node one level at a time: each level is one server-side query (see
 // queries.js) for the whole frontier, and only this search's frontiers and visited nodes are held here, never
-// the graph. The functions take the queries as an interface, so the same code runs against MongoDB and, in the
-// unit tests, against an in-memory stub of these query functions.
+// the graph. It takes the queries as an interface, so the same code runs against MongoDB and, in the unit tests,
+// against an in-memory stub of these query functions.
 //
-//   queries.targets(keys)  -> the distinct `_to` of the relations whose `_from` is one of `keys`
 //   queries.outgoing(keys) -> the relations { _from, _to } whose `_from` is one of `keys`
 //   queries.incoming(keys) -> the relations { _from, _to } whose `_to` is one of `keys`
-
-// The distinct keys within one or two outbound hops of `key`, without `key`: two queries, the second for the
-// whole first level at once.
-export async function twoHopNeighbors(queries, key) {
-  const first = await queries.targets([key]);
-  const found = new Set(first);
-  if (first.length > 0) for (const next of await queries.targets(first)) found.add(next);
-  found.delete(key);
-  return [...found];
-}
 
 // Level-synchronous bidirectional breadth-first search. Each side maps every node it has visited to its
 // neighbour one hop closer to that side's start (null for the start). A level expands the side with the

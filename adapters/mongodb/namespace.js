@@ -46,6 +46,21 @@ export function tempCollectionName(database, name) {
   return `${TEMP_PREFIX}${assertIdentifier('collection name', name, maxLength)}`;
 }
 
+// The collections resetNamespace may drop: its own names only.
+export function isOwnCollection(name) {
+  return Object.values(COLLECTIONS).includes(name) || name.startsWith(TEMP_PREFIX);
+}
+
+// What an owned namespace holds that db-shootout did not create, from listCollections' { name, type }: every
+// other name ("collection x"), and a view or time series under one of its own names ("view profiles"). The
+// server's own system.* collections count too: one appears only when someone used the database for more.
+export function strangers(listed) {
+  return listed
+    .filter(({ name, type }) => !isOwnCollection(name) || type !== 'collection')
+    .map(({ name, type }) => `${type} ${name}`)
+    .sort();
+}
+
 // 'absent' when the database holds no collection (MongoDB has no empty databases); 'owned' when the marker
 // collection holds the marker document with an object; 'foreign' otherwise.
 export function namespaceState(collections, markerDocument) {

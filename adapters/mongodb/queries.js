@@ -1,12 +1,12 @@
-// The queries of the operations, as data, and the relation queries the graph searches call (graph.js). Each
-// builder returns a fresh object: the driver keeps pipelines and options it is given, and may add to them.
-import { INDEXES } from './namespace.js';
+// The queries of the operations, as data, and the relation queries the shortest-path search calls (graph.js).
+// Each builder returns a fresh object: the driver keeps pipelines and options it is given, and may add to them.
+import { COLLECTIONS, INDEXES } from './namespace.js';
 
 // Documents per cursor batch. The server also ends a batch at 16 MiB, so this only lifts the driver's default
 // first batch of 101 documents, which would cost a getMore round trip on any larger answer.
 export const BATCH_SIZE = 100_000;
 // Keys per `$in` list. A command is limited to 16 MiB; 50,000 keys of the Pokec form take about 1.1 MB, so a
-// larger frontier or key set is queried in slices of this size, one after the other.
+// larger frontier of the shortest-path search is queried in slices of this size, one after the other.
 export const IN_SLICE = 50_000;
 
 export function cursorOptions() {
@@ -23,14 +23,45 @@ export function agePipeline() {
   return [{ $group: { _id: '$AGE', count: { $sum: 1 } } }];
 }
 
-// The distinct targets of many sources. `distinct` answers in one reply document, limited to 16 MiB, which a
-// whole level of the graph can exceed; `$group` answers through a cursor.
-export function targetsPipeline(keys) {
-  return [{ $match: { _from: { $in: keys } } }, { $group: { _id: '$_to' } }];
+// The neighbourhood pipelines run on `relations`; each answers through one cursor, one document per key.
+
+// One document `{ _id: <key> }` per distinct target of `key`'s relations (index from_to).
+function firstLevel(key) {
+  return [{ $match: { _from: key } }, { $group: { _id: '$_to' } }];
 }
 
-export function documentsFilter(keys) {
-  return { _id: { $in: keys } };
+// Each `{ _id: <key> }` replaced by that profile as stored: one lookup in the `_id` index of profiles per key.
+function profilesOfKeys() {
+  return [
+    { $lookup: { from: COLLECTIONS.profiles, localField: '_id', foreignField: '_id', as: 'profile' } },
+    { $unwind: '$profile' },
+    { $replaceWith: '$profile' },
+  ];
+}
+
+export function neighborsDataPipeline(key) {
+  return [...firstLevel(key), ...profilesOfKeys()];
+}
+
+// Each first-level key joins the targets of its own relations (one lookup in from_to per key, an array no larger
+// than that profile's relations, far below the 16 MiB of a document); then the keys of both levels, without the
+// start, are grouped once more, so each comes back once.
+export function neighbors2Pipeline(key) {
+  return [
+    ...firstLevel(key),
+    { $lookup: {
+      from: COLLECTIONS.relations, localField: '_id', foreignField: '_from', as: 'next',
+      pipeline: [{ $project: { _id: 0, _to: 1 } }],
+    } },
+    { $project: { _id: 0, key: { $concatArrays: [['$_id'], '$next._to'] } } },
+    { $unwind: '$key' },
+    { $match: { key: { $ne: key } } },
+    { $group: { _id: '$key' } },
+  ];
+}
+
+export function neighbors2dataPipeline(key) {
+  return [...neighbors2Pipeline(key), ...profilesOfKeys()];
 }
 
 export function slices(keys, size = IN_SLICE) {
@@ -71,17 +102,6 @@ export function relationQueries(relations) {
     return found;
   };
   return {
-    async targets(keys) {
-      // The relations of one source fit in one reply: `distinct` is one round trip.
-      if (keys.length === 1) return relations.distinct('_to', { _from: keys[0] });
-      const found = new Set();
-      for (const slice of slices(keys)) {
-        for (const { _id } of await relations.aggregate(targetsPipeline(slice), cursorOptions()).toArray()) {
-          found.add(_id);
-        }
-      }
-      return [...found];
-    },
     outgoing: (keys) => edges('_from', keys),
     incoming: (keys) => edges('_to', keys),
   };

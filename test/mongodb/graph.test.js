@@ -1,25 +1,20 @@
-// The graph searches of the mongodb adapter (adapters/mongodb/graph.js), run against an in-memory stub of the
-// three relation query functions they call, on hand-checked graphs and on random graphs checked against a
+// The shortest-path search of the mongodb adapter (adapters/mongodb/graph.js), run against an in-memory stub of
+// the two relation query functions it calls, on hand-checked graphs and on random graphs checked against a
 // plain breadth-first search. The stub answers from an array of relations and records every call; it stands
 // in for the query functions, not for a MongoDB server.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { shortestPath, twoHopNeighbors } from '../../adapters/mongodb/graph.js';
-import { NEIGHBORS2, PATHS, RELATIONS as FIXTURE_RELATIONS } from '../conformance/fixture.js';
-import { hopsFrom, mulberry32, randomGraph, twoHopNeighbours } from '../helpers/graphs.js';
+import { shortestPath } from '../../adapters/mongodb/graph.js';
+import { PATHS, RELATIONS as FIXTURE_RELATIONS } from '../conformance/fixture.js';
+import { hopsFrom, mulberry32, randomGraph } from '../helpers/graphs.js';
 
 // The query functions of graph.js over `relations` ([from, to] pairs), answering as the MongoDB queries do:
-// targets without duplicates, outgoing and incoming relations with them.
+// outgoing and incoming relations, duplicates included.
 function relationQueryStub(pairs) {
   const relations = pairs.map(([_from, _to]) => ({ _from, _to }));
   const calls = [];
   return {
     calls,
-    async targets(keys) {
-      calls.push({ query: 'targets', keys: [...keys] });
-      const sources = new Set(keys);
-      return [...new Set(relations.filter(({ _from }) => sources.has(_from)).map(({ _to }) => _to))];
-    },
     async outgoing(keys) {
       calls.push({ query: 'outgoing', keys: [...keys] });
       const sources = new Set(keys);
@@ -129,32 +124,6 @@ describe('mongodb shortestPath over the relation query stub', () => {
   });
 });
 
-describe('mongodb neighbors2 over the relation query stub', () => {
-  test('one and two hops, without the start, each once, in two queries', async () => {
-    const stub = relationQueryStub(GRAPH);
-    assert.deepEqual((await twoHopNeighbors(stub, 'P1')).sort(), ['P2', 'P3', 'P4']);
-    assert.deepEqual(stub.calls, [{ query: 'targets', keys: ['P1'] }, { query: 'targets', keys: ['P2', 'P3'] }]);
-  });
-
-  test('a self-loop and a cycle back to the start do not return the start', async () => {
-    assert.deepEqual((await twoHopNeighbors(relationQueryStub(GRAPH), 'P6')).sort(), ['P10', 'P4', 'P5', 'P9']);
-    assert.deepEqual((await twoHopNeighbors(relationQueryStub(GRAPH), 'P4')).sort(), ['P5', 'P6']);
-  });
-
-  test('no relations: an empty answer after one query', async () => {
-    const stub = relationQueryStub(GRAPH);
-    assert.deepEqual(await twoHopNeighbors(stub, 'P8'), []);
-    assert.equal(stub.calls.length, 1);
-  });
-
-  test('the conformance fixture\'s answers', async () => {
-    const pairs = FIXTURE_RELATIONS.map(({ _from, _to }) => [_from, _to]);
-    for (const [key, expected] of Object.entries(NEIGHBORS2)) {
-      assert.deepEqual((await twoHopNeighbors(relationQueryStub(pairs), key)).sort(), expected, key);
-    }
-  });
-});
-
 // Random directed graphs, from sparse (long paths, many unreachable pairs) to dense (short paths, many
 // alternatives), checked against a one-directional breadth-first search.
 const RANDOM_GRAPHS = [
@@ -166,7 +135,7 @@ const PAIRS_PER_GRAPH = 300;
 
 describe('mongodb graph searches on random graphs', () => {
   for (const spec of RANDOM_GRAPHS) {
-    test(`${spec.nodes} nodes, ${spec.edges} relations: shortest paths and two-hop sets match plain BFS`, async () => {
+    test(`${spec.nodes} nodes, ${spec.edges} relations: shortest paths match plain BFS`, async () => {
       const { random, node, relations, out } = randomGraph(spec, mulberry32);
       const pairs = relations.map(({ _from, _to }) => [_from, _to]);
       let found = 0;
@@ -184,10 +153,6 @@ describe('mongodb graph searches on random graphs', () => {
         }
       }
       assert.ok(found > 20, `enough pairs are connected to matter (${found})`);
-      for (let i = 0; i < 50; i += 1) {
-        const key = node();
-        assert.deepEqual((await twoHopNeighbors(relationQueryStub(pairs), key)).sort(), twoHopNeighbours(out, key), key);
-      }
     });
   }
 });

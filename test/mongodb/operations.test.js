@@ -64,8 +64,16 @@ describe('mongodb operations against a server', { skip }, () => {
     }
   });
 
-  test('duplicate relations are stored and counted; the indexes exist by name', async () => {
+  test('duplicate relations are stored and counted, exactly and from metadata; the indexes exist by name', async () => {
     assert.deepEqual(await adapter.counts(), { profiles: PROFILES.length, relations: RELATIONS.length });
+    // A fresh instance, as the importer's reuse check has, counts from the collections' metadata.
+    const fresh = mongodb.create(options);
+    await fresh.connect();
+    try {
+      assert.deepEqual(await fresh.counts(), { profiles: PROFILES.length, relations: RELATIONS.length });
+    } finally {
+      await fresh.close();
+    }
     const names = await withClient((client) => client.db(NAMESPACE).collection('relations').indexes())
       .then((indexes) => indexes.map(({ name }) => name).sort());
     assert.deepEqual(names, ['_id_', 'from_to', 'to_from']);
@@ -78,6 +86,9 @@ describe('mongodb operations against a server', { skip }, () => {
   test('neighbours: duplicates once, a self-loop is a neighbour, never the start in two hops', async () => {
     assert.equal(keySetDifference(['P2'], await adapter.neighbors('P1')), null);
     assert.equal(keySetDifference(['P3', 'P4'], await adapter.neighbors('P3')), null);
+    const documents = await adapter.neighborsData('P3');
+    assert.equal(keySetDifference(['P3', 'P4'], documents.map((doc) => doc._key)), null);
+    for (const doc of documents) assert.equal(documentDifference(byKey.get(doc._key), doc), null);
     assert.equal(keySetDifference(['P1', 'P3', 'P4'], await adapter.neighbors2('P2')), null);
     assert.equal(keySetDifference(['P4', 'P5'], await adapter.neighbors2('P3')), null);
     for (const doc of await adapter.neighbors2data('P2')) assert.equal(documentDifference(byKey.get(doc._key), doc), null);
@@ -172,15 +183,39 @@ describe('mongodb namespace checks against a server', { skip }, () => {
     await withClient((client) => client.db(namespace).dropDatabase());
   });
 
-  test('an owned database is dropped whole by a reset, and the marker starts empty', async () => {
+  test('a collection someone added to an owned namespace stops the reset, and survives it', async () => {
     const adapter = mongodb.create(target);
     await adapter.connect();
     try {
       await adapter.resetNamespace();
       await adapter.writeMarker({ dataset: 'x' });
       await withClient((client) => client.db(namespace).collection('added').insertOne({ a: 1 }));
+      await assert.rejects(adapter.resetNamespace(), (error) => {
+        assert.equal(error.code, ErrorCodes.NAMESPACE_FOREIGN);
+        assert.match(error.message, /collection added/);
+        return true;
+      });
+      assert.deepEqual(await adapter.inspectNamespace(), { state: 'owned', marker: { dataset: 'x' } });
+      const names = await withClient((client) => client.db(namespace).listCollections({}, { nameOnly: true }).toArray());
+      assert.deepEqual(names.map(({ name }) => name).sort(), ['added', 'marker', 'profiles', 'relations']);
+    } finally {
+      await adapter.close();
+    }
+    await withClient((client) => client.db(namespace).collection('added').drop());
+  });
+
+  test('a reset drops the adapter\'s own collections by name, temporary ones too, and the marker starts empty', async () => {
+    const adapter = mongodb.create(target);
+    await adapter.connect();
+    try {
+      await adapter.resetNamespace();
+      await adapter.writeMarker({ dataset: 'x' });
+      await adapter.importProfiles([{ _key: 'P1', AGE: 1 }]);
+      await adapter.createTempCollection('left');
+      await adapter.singleWrite('left', { _key: 'W1' });
       await adapter.resetNamespace();
       assert.deepEqual(await adapter.inspectNamespace(), { state: 'owned', marker: {} });
+      assert.deepEqual(await adapter.counts(), { profiles: 0, relations: 0 });
       const names = await withClient((client) => client.db(namespace).listCollections({}, { nameOnly: true }).toArray());
       assert.deepEqual(names.map(({ name }) => name).sort(), ['marker', 'profiles', 'relations']);
     } finally {

@@ -4,16 +4,16 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { BSON, MongoClient, WriteConcern } from 'mongodb';
-import { journaledInsert } from '../../adapters/mongodb/adapter.js';
+import { collectionCount, journaledInsert } from '../../adapters/mongodb/adapter.js';
 import { clientOptions, connectionUrl, serverAddress } from '../../adapters/mongodb/connection.js';
 import mongodb from '../../adapters/mongodb/description.js';
 import { ageHistogram, fromStored, toStored, toStoredRelation } from '../../adapters/mongodb/documents.js';
 import {
-  COLLECTIONS, INDEXES, MARKER_ID, databaseName, namespaceState, tempCollectionName,
+  COLLECTIONS, INDEXES, MARKER_ID, databaseName, isOwnCollection, namespaceState, strangers, tempCollectionName,
 } from '../../adapters/mongodb/namespace.js';
 import {
-  BATCH_SIZE, IN_SLICE, agePipeline, cursorOptions, documentsFilter, relationQueries, relationsFind, slices,
-  targetsPipeline, warmupIndexScans, warmupProfilesPipeline,
+  BATCH_SIZE, IN_SLICE, agePipeline, cursorOptions, neighbors2Pipeline, neighbors2dataPipeline, neighborsDataPipeline,
+  relationQueries, relationsFind, slices, warmupIndexScans, warmupProfilesPipeline,
 } from '../../adapters/mongodb/queries.js';
 import { flattenSettings, topologyOf } from '../../adapters/mongodb/settings.js';
 import { ErrorCodes } from '../../core/errors.js';
@@ -82,6 +82,29 @@ describe('mongodb namespace state', () => {
       assert.deepEqual(namespaceState(['profiles'], markerDocument), { state: 'foreign', marker: null },
         JSON.stringify(markerDocument));
     }
+  });
+});
+
+describe('mongodb reset of an owned namespace', () => {
+  test('only the adapter\'s own collection names are ever dropped', () => {
+    for (const own of ['profiles', 'relations', 'marker', 'tmp_singleWrite']) assert.ok(isOwnCollection(own), own);
+    for (const other of ['users', 'profiles2', 'tmp', 'Profiles', 'system.profile']) assert.ok(!isOwnCollection(other), other);
+  });
+
+  test('anything else in the database stops the reset, as in the ArangoDB adapter: other names, views, system.*', () => {
+    const own = ['marker', 'profiles', 'relations', 'tmp_singleWrite'].map((name) => ({ name, type: 'collection' }));
+    assert.deepEqual(strangers(own), []);
+    assert.deepEqual(strangers([...own, { name: 'notes', type: 'collection' }, { name: 'tmp_v', type: 'view' },
+      { name: 'system.views', type: 'collection' }]), ['collection notes', 'collection system.views', 'view tmp_v']);
+  });
+});
+
+describe('mongodb counts', () => {
+  const stub = { countDocuments: async (filter) => ({ exact: filter }), estimatedDocumentCount: async () => 'estimated' };
+
+  test('exact after the adapter\'s own import (verified by the importer), from metadata otherwise (the reuse check)', async () => {
+    assert.deepEqual(await collectionCount(true)(stub), { exact: {} });
+    assert.equal(await collectionCount(false)(stub), 'estimated');
   });
 });
 
@@ -186,21 +209,51 @@ describe('mongodb queries', () => {
     assert.deepEqual(agePipeline(), [{ $group: { _id: '$AGE', count: { $sum: 1 } } }]);
   });
 
-  test('a level of the graph is grouped by target on the server', () => {
-    assert.deepEqual(targetsPipeline(['P1', 'P2']), [
-      { $match: { _from: { $in: ['P1', 'P2'] } } },
-      { $group: { _id: '$_to' } },
-    ]);
+  // One aggregation each on relations, as the classic benchmark ran them: the start's relations, their distinct
+  // targets, and for two hops each target's own relations joined by $lookup; documents by a $lookup in profiles.
+  const firstLevel = [{ $match: { _from: 'P1' } }, { $group: { _id: '$_to' } }];
+  const profilesOfKeys = [
+    { $lookup: { from: 'profiles', localField: '_id', foreignField: '_id', as: 'profile' } },
+    { $unwind: '$profile' },
+    { $replaceWith: '$profile' },
+  ];
+  const twoHops = [
+    ...firstLevel,
+    { $lookup: {
+      from: 'relations', localField: '_id', foreignField: '_from', as: 'next', pipeline: [{ $project: { _id: 0, _to: 1 } }],
+    } },
+    { $project: { _id: 0, key: { $concatArrays: [['$_id'], '$next._to'] } } },
+    { $unwind: '$key' },
+    { $match: { key: { $ne: 'P1' } } },
+    { $group: { _id: '$key' } },
+  ];
+
+  test('neighborsData: the distinct targets of the start\'s relations, then their profiles', () => {
+    assert.deepEqual(neighborsDataPipeline('P1'), [...firstLevel, ...profilesOfKeys]);
   });
 
-  test('documents are fetched by _id, relations without _id so the indexes cover them', () => {
-    assert.deepEqual(documentsFilter(['P1', 'P9']), { _id: { $in: ['P1', 'P9'] } });
+  test('neighbors2: both levels in one pipeline, the start left out, each key once', () => {
+    assert.deepEqual(neighbors2Pipeline('P1'), twoHops);
+  });
+
+  test('neighbors2data: the same keys, then their profiles', () => {
+    assert.deepEqual(neighbors2dataPipeline('P1'), [...twoHops, ...profilesOfKeys]);
+  });
+
+  test('the pipelines are plain data the driver can send', () => {
+    for (const pipeline of [neighborsDataPipeline('P1'), neighbors2Pipeline('P1'), neighbors2dataPipeline('P1')]) {
+      assert.deepEqual(BSON.deserialize(BSON.serialize({ pipeline })).pipeline, pipeline);
+    }
+  });
+
+  test('relations are found without _id so the indexes cover them', () => {
     assert.deepEqual(relationsFind(), { projection: { _id: 0, _from: 1, _to: 1 }, batchSize: BATCH_SIZE });
     assert.deepEqual(cursorOptions(), { batchSize: BATCH_SIZE });
   });
 
   test('builders return fresh objects, which the driver may keep', () => {
     assert.notEqual(agePipeline(), agePipeline());
+    assert.notEqual(neighbors2Pipeline('P1'), neighbors2Pipeline('P1'));
     assert.notEqual(cursorOptions(), cursorOptions());
     assert.notEqual(relationsFind().projection, relationsFind().projection);
   });
@@ -216,7 +269,7 @@ describe('mongodb queries', () => {
 
   test('the largest slice fits a 16 MiB command with room to spare', () => {
     const keys = Array.from({ length: IN_SLICE }, (_, i) => `P${1632803 - i}`);
-    assert.ok(BSON.calculateObjectSize(targetsPipeline(keys)[0]) < 4 * 1024 * 1024);
+    assert.ok(BSON.calculateObjectSize({ _from: { $in: keys } }) < 4 * 1024 * 1024);
   });
 
   test('the warm-up reads whole profiles and walks each of the three indexes by its name', () => {
@@ -226,47 +279,22 @@ describe('mongodb queries', () => {
   });
 });
 
-// A recording stub of the three Collection methods relationQueries calls (distinct, find, aggregate): it
-// answers from canned arrays and records the filters, pipelines and options it was given. It checks which
-// queries the adapter sends; it is not a database.
+// A recording stub of the Collection method relationQueries calls (find): it answers from canned arrays and
+// records the filters and options it was given. It checks which queries the adapter sends; it is not a database.
 function recordingCollectionStub() {
   const calls = [];
   const cursor = (answer) => ({ toArray: async () => answer });
   return {
     calls,
-    distinct: async (field, filter) => {
-      calls.push({ method: 'distinct', field, filter });
-      return ['P2', 'P3'];
-    },
     find: (filter, findOptions) => {
       calls.push({ method: 'find', filter, options: findOptions });
       const [[field, { $in: keys }]] = Object.entries(filter);
       return cursor(keys.map((key) => (field === '_from' ? { _from: key, _to: 'T' } : { _from: 'S', _to: key })));
     },
-    aggregate: (pipeline, aggregateOptions) => {
-      calls.push({ method: 'aggregate', pipeline, options: aggregateOptions });
-      return cursor(pipeline[0].$match._from.$in.map((key) => ({ _id: `${key}x` })).concat([{ _id: 'shared' }]));
-    },
   };
 }
 
 describe('mongodb relation queries', () => {
-  test('one source: distinct _to of its relations, one round trip', async () => {
-    const stub = recordingCollectionStub();
-    assert.deepEqual(await relationQueries(stub).targets(['P1']), ['P2', 'P3']);
-    assert.deepEqual(stub.calls, [{ method: 'distinct', field: '_to', filter: { _from: 'P1' } }]);
-  });
-
-  test('many sources: one $group per slice, duplicates across slices removed', async () => {
-    const stub = recordingCollectionStub();
-    const keys = Array.from({ length: IN_SLICE + 1 }, (_, i) => `P${i}`);
-    const targets = await relationQueries(stub).targets(keys);
-    assert.equal(stub.calls.length, 2);
-    assert.deepEqual(stub.calls.map(({ pipeline }) => pipeline[0].$match._from.$in.length), [IN_SLICE, 1]);
-    assert.deepEqual(stub.calls[0].options, cursorOptions());
-    assert.equal(targets.length, keys.length + 1, 'every target once, "shared" once');
-    assert.equal(new Set(targets).size, targets.length);
-  });
 
   test('outgoing and incoming relations: a covered find on _from or _to per slice', async () => {
     const stub = recordingCollectionStub();
