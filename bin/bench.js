@@ -7,6 +7,7 @@ import { ErrorCodes } from '../core/errors.js';
 import { DEFAULT_OUT_DIR } from '../core/paths.js';
 import { checkCommand } from '../cli/check.js';
 import { checkCompareFlags, compareCommand } from '../cli/compare.js';
+import { checkCrashFlags, crashCommand } from '../cli/crash.js';
 import { dataCommand } from '../cli/data.js';
 import { ExitCodes } from '../cli/exit-codes.js';
 import { generateCommand } from '../cli/generate.js';
@@ -17,6 +18,8 @@ import {
 } from '../cli/options.js';
 import { importCommand, runCommand } from '../cli/run.js';
 import { serverCommand } from '../cli/server.js';
+import { DEFAULT_TRIALS } from '../durability/crash.js';
+import { DEFAULT_SEED } from '../datasets/scales.js';
 import { SERVER_FAMILIES } from '../server/index.js';
 import { checkPresetFlags, presetNames } from '../workloads/presets.js';
 
@@ -117,6 +120,24 @@ await yargs(hideBin(process.argv))
     .check(checkCommon)
     .example('$0 server install mariadb', 'install MariaDB from the Debian packages (root)')
     .example('$0 server start postgresql', 'then `bench run --db postgresql` needs no connection flags'), command(serverCommand))
+  .command('crash', 'kill a local database under write load, start it again and count the acknowledged writes it lost, per write mode, against what its adapter claims (a process crash, not a power loss)', (y) => y
+    .options({
+      ...dbOption,
+      trials: { type: 'number', default: DEFAULT_TRIALS, describe: 'crashes per write mode' },
+      ...concurrencyOption,
+      seed: { type: 'number', default: DEFAULT_SEED, describe: 'seed of the moments of the kills (1 to 3 s into each load)' },
+      ...resultOptions,
+      'cache-dir': datasetOptions['cache-dir'],
+      namespace: connectionOptions.namespace,
+      host: { type: 'string', describe: 'refused unless it is the local server\'s own: a crash test kills only a server `bench server start` started' },
+      port: { type: 'number', describe: 'as --host' },
+      'connect-timeout': connectionOptions['connect-timeout'],
+      ...quietOption,
+    })
+    .check((argv) => checkCrashFlags(argv) && checkCommon(argv))
+    .epilogue('Databases: a server `bench server start` runs under --cache-dir (postgresql, postgresql_tabular, mysql, neo4j, orientdb), or sqlite, run in a child process. Exit code 1 when a write mode that its adapter declares durable per write (durablePerWrite in its description.js) lost an acknowledged write.')
+    .example('$0 server start postgresql && $0 crash --db postgresql --trials 5', 'five crashes per write mode of the local PostgreSQL')
+    .example('$0 crash --db sqlite --trials 3 --json > crash.json', 'SQLite in a child process; the result document on stdout'), command(crashCommand))
   .command('data <action> <dataset>', 'download a real dataset into the cache: `data fetch pokec` gets SNAP\'s two Pokec files (about 540 MB), resumes an interrupted download and checks the files', (y) => y
     .positional('action', { choices: ['fetch'], describe: 'what to do' })
     .positional('dataset', { choices: ['pokec'], describe: 'which dataset' })
@@ -147,7 +168,7 @@ await yargs(hideBin(process.argv))
     .check(checkCompareFlags)
     .example('$0 compare old/ new/', 'old against new, per workload')
     .example('$0 compare main.json branch.json --fail-if-slower 10', 'exit code 1 when the branch is significantly slower by more than 10% anywhere'), command(compareCommand))
-  .demandCommand(1, 'name a command: run, import, list, generate, check, server, data, report or compare')
+  .demandCommand(1, 'name a command: run, import, list, generate, check, server, crash, data, report or compare')
   .recommendCommands()
   .strict()
   .help()

@@ -3,7 +3,8 @@ import path from 'node:path';
 
 export function resultFileName(result) {
   const stamp = result.startedAt.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
-  return `${result.db.id}-${result.dataset.scale}-${stamp}.json`;
+  // A crash test (`bench crash`) has no dataset.
+  return `${result.db.id}-${result.durability ? 'crash' : result.dataset.scale}-${stamp}.json`;
 }
 
 // A new file in `dir` for this result, never one that exists: two invocations that start in the same second

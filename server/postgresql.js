@@ -2,12 +2,13 @@
 // run as root, so under root every server program runs as the `postgres` user, in a data directory that
 // user can reach (the cache below /root is not reachable for it).
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BenchError, ErrorCodes } from '../core/errors.js';
 import { aptInstall } from './apt.js';
 import { LOCALHOST, isRoot, logTail, run } from './process.js';
+import { isAlive } from './state.js';
 
 const PACKAGE_ROOT = '/usr/lib/postgresql';
 const OS_USER = 'postgres';
@@ -54,6 +55,16 @@ async function chownToServerUser(dir) {
   if (isRoot()) await run('chown', ['-R', `${OS_USER}:${OS_USER}`, dir]);
 }
 
+// A postmaster that was killed leaves its lock files behind (postmaster.pid, and the Unix socket's), and
+// PostgreSQL refuses to start while the pid they name exists, even as a zombie that nothing has reaped yet (a
+// container's init may take its time).
+function removeStaleLocks(locks) {
+  for (const lock of locks.filter((file) => existsSync(file))) {
+    const pid = Number(readFileSync(lock, 'utf8').split('\n')[0]);
+    if (Number.isInteger(pid) && pid > 0 && !isAlive(pid)) rmSync(lock);
+  }
+}
+
 export default {
   family: 'postgresql',
   name: 'PostgreSQL',
@@ -83,6 +94,7 @@ export default {
       await asServerUser(path.join(bin, 'initdb'), ['-D', data, '-U', OS_USER, '-A', 'trust', '-E', 'UTF8', '--no-locale']);
       requirePasswordForProbe(data);
     }
+    removeStaleLocks([path.join(data, 'postmaster.pid'), path.join(base, `.s.PGSQL.${port}.lock`)]);
     const settings = Object.entries({ ...SERVER_SETTINGS, port, unix_socket_directories: base })
       .map(([name, value]) => `-c ${name}=${value}`).join(' ');
     try {

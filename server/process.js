@@ -172,17 +172,22 @@ export async function treeOf(pid) {
   return (await processTree(pid)).map((member) => ({ pid: member, startTime: startTime(member) }));
 }
 
-// SIGKILL to every member of `tree` still alive, then waits until they are gone. The tree is taken before:
-// when the root dies its children are handed to another parent and can no longer be found from it.
+function signal(pid, name) {
+  try {
+    process.kill(pid, name);
+  } catch (error) {
+    if (error.code !== 'ESRCH') throw error;
+  }
+}
+
+// SIGKILL to every member of `tree` (root first) still alive, then waits until they are gone. The tree is
+// taken before: when the root dies its children are handed to another parent and can no longer be found from
+// it. The root is stopped first, so that it forks nothing more and its children do not see it die before
+// their own kill: the whole tree ends as in one blow.
 export async function killTree(tree, family) {
   const live = tree.filter((member) => member.startTime !== null && startTime(member.pid) === member.startTime);
-  for (const { pid } of live) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch (error) {
-      if (error.code !== 'ESRCH') throw error;
-    }
-  }
+  if (live.length > 1) signal(live[0].pid, 'SIGSTOP');
+  for (const { pid } of [...live.slice(1), ...live.slice(0, 1)]) signal(pid, 'SIGKILL');
   if (!(await allGone(live.map((member) => member.pid), KILL_WAIT_MS))) {
     throw new BenchError(ErrorCodes.TIMEOUT,
       `${family}: processes ${live.map((member) => member.pid).join(', ')} survived SIGKILL for ${KILL_WAIT_MS / 1000} s`);

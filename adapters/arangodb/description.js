@@ -19,6 +19,7 @@ export default {
       + 'before the server answers, so an acknowledged write survives a process crash, an OS crash and a power '
       + 'loss (on storage that honours flushes).',
   },
+  durablePerWrite: ['singleWrite', 'singleWriteSync'],
   execution: 'parallel',
   server: null,
   connection: {

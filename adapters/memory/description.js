@@ -11,6 +11,7 @@ export default {
     singleWrite: 'none: documents live in process memory only.',
     singleWriteSync: 'none: identical to singleWrite; there is nothing to make durable.',
   },
+  durablePerWrite: [],
   execution: 'serial',
   connection: {
     defaults: { database: 'default' },

@@ -15,6 +15,7 @@ export default {
     singleWriteSync: 'Identical to singleWrite: innodb_flush_log_at_trx_commit is global and the adapter does ' +
       'not change server settings, so both modes measure the same commit, durable per write at the setting 1.',
   },
+  durablePerWrite: ['singleWrite', 'singleWriteSync'],
   execution: 'parallel',
   server: 'mariadb',
   connection: {

@@ -17,6 +17,7 @@ export default {
       + 'singleWriteSync.',
     singleWriteSync: COMMIT,
   },
+  durablePerWrite: ['singleWrite', 'singleWriteSync'],
   execution: 'parallel',
   server: 'neo4j',
   connection: {

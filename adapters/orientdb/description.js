@@ -19,6 +19,7 @@ export default {
       + 'flush interval is a global server setting the adapter does not change), so both modes measure the same '
       + 'insert, not durable per write.',
   },
+  durablePerWrite: [],
   execution: 'parallel',
   server: 'orientdb',
   connection: {

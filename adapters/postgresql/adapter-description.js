@@ -18,6 +18,7 @@ export function adapterDescription({ id, name, model }) {
       singleWriteSync: 'synchronous_commit=on: acknowledged after its WAL is flushed to disk (fsync), so it '
         + 'survives a server crash and a power loss (with the server\'s fsync=on).',
     },
+    durablePerWrite: ['singleWriteSync'],
     execution: 'parallel',
     server: 'postgresql',
     connection: {

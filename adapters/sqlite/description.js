@@ -12,6 +12,7 @@ export default {
     singleWrite: 'WAL journal, synchronous=NORMAL: survives a process crash, not a power loss.',
     singleWriteSync: 'WAL journal, synchronous=FULL: fsync on every commit.',
   },
+  durablePerWrite: ['singleWrite', 'singleWriteSync'],
   execution: 'serial',
   connection: {
     defaults: { database: null },

@@ -1,0 +1,118 @@
+// `bench crash --db <id>`: what each write mode of a database survives, measured by killing its process under
+// load rather than taken from its description. Progress on stderr; the table, or with --json the result
+// document, on stdout.
+import path from 'node:path';
+import { loadAdapter } from '../adapters/index.js';
+import { packageVersion } from '../core/environment.js';
+import { usageError } from '../core/errors.js';
+import { prepareDataset } from '../datasets/dataset.js';
+import { CRASH_KIND, KILL_WINDOW_MS, crashTest } from '../durability/crash.js';
+import { crashTarget } from '../durability/target.js';
+import { formatCount } from '../results/format.js';
+import { createResult, finishResult } from '../results/model.js';
+import { claimResultFile, writeResult } from '../results/write.js';
+import { connectAdapter } from '../runner/run.js';
+import { ExitCodes } from './exit-codes.js';
+import { adapterOptions, connectionRecord } from './options.js';
+import { createProgress } from './progress.js';
+
+// The inserts' bodies are the first profiles of this dataset (generated once into the cache).
+const DOCUMENTS_SCALE = 'tiny';
+
+async function describeDb(description, options) {
+  const adapter = await connectAdapter(description, options);
+  try {
+    return {
+      id: description.id,
+      name: description.name,
+      version: await adapter.serverVersion(),
+      kind: description.kind,
+      execution: description.execution,
+      driver: description.driver ? { name: description.driver, version: packageVersion(description.driver) } : null,
+      durability: description.durability,
+      durablePerWrite: description.durablePerWrite ?? [],
+      settings: adapter.settings ? await adapter.settings() : {},
+    };
+  } finally {
+    await adapter.close();
+  }
+}
+
+const CLAIM_WORDS = { true: 'durable per write', false: 'no per-write claim' };
+const VERDICT_WORDS = {
+  verified: (mode) => `verified: 0 of ${formatCount(mode.acknowledged)} acknowledged writes lost in ${mode.trials} crashes`,
+  failed: (mode) => `FAILED: ${formatCount(mode.lost)} of ${formatCount(mode.acknowledged)} acknowledged writes lost in ${mode.trials} crashes`,
+  'not claimed': (mode) => `${formatCount(mode.lost)} of ${formatCount(mode.acknowledged)} acknowledged writes lost in ${mode.trials} crashes (no per-write claim)`,
+};
+
+export function formatCrash(result) {
+  const lines = [`${result.db.name} ${result.db.version}: ${result.config.crash}.`, ''];
+  for (const mode of Object.values(result.durability)) {
+    lines.push(`${mode.operation} (${CLAIM_WORDS[mode.durablePerWrite]}): ${VERDICT_WORDS[mode.verdict](mode)}`);
+    lines.push(`  claim: ${mode.claim}`);
+  }
+  return lines.join('\n');
+}
+
+export function crashFailed(durability) {
+  return Object.values(durability).some((mode) => mode.verdict === 'failed');
+}
+
+export function checkCrashFlags(argv) {
+  if (!Number.isInteger(argv.trials) || argv.trials < 1) throw usageError(`--trials must be a positive integer, got ${argv.trials}`);
+  return true;
+}
+
+export async function crashCommand(argv, { stdout = process.stdout } = {}) {
+  const description = await loadAdapter(argv.db);
+  const cacheDir = argv['cache-dir'];
+  const target = crashTarget(description, { cacheDir, host: argv.host, port: argv.port });
+  // The connection goes to the local server itself, never to what --host or --port name.
+  const options = adapterOptions(description, { ...argv, host: undefined, port: undefined });
+  const progress = createProgress({ quiet: argv.quiet });
+  progress.log(`crash test of ${description.name}: ${CRASH_KIND}`);
+  const dataset = await prepareDataset({ scale: DOCUMENTS_SCALE, cacheDir, onProgress: progress.phases(`dataset ${DOCUMENTS_SCALE}`) });
+  const result = createResult({
+    db: await describeDb(description, options),
+    dataset: null,
+    config: {
+      trials: argv.trials,
+      concurrency: argv.concurrency,
+      seed: argv.seed,
+      killWindowMs: KILL_WINDOW_MS,
+      crash: CRASH_KIND,
+      target: target.kind === 'server' ? `local ${target.server.name} started by bench server (${target.state.host}:${target.state.port})` : `${description.name} in a child process of the harness`,
+      connection: connectionRecord(options),
+    },
+    command: `bench ${process.argv.slice(2).join(' ')}`,
+  });
+  result.durability = {};
+  let file = null;
+  const save = async () => {
+    file ??= await claimResultFile(path.resolve(argv.out), result);
+    await writeResult(file, result);
+  };
+  try {
+    await crashTest({
+      description, target, options, cacheDir, progress,
+      trials: argv.trials,
+      concurrency: argv.concurrency,
+      seed: argv.seed,
+      documentsFile: dataset.files.profiles,
+      workDir: path.join(cacheDir, 'crash'),
+      onUpdate: async (section) => {
+        result.durability = section;
+        await save();
+      },
+    });
+  } catch (error) {
+    finishResult(result, { complete: false, error });
+    await save();
+    error.message += `\nthe crashes completed so far are in ${file}`;
+    throw error;
+  }
+  finishResult(result, { complete: true });
+  await save();
+  stdout.write(argv.json ? `${JSON.stringify(result, null, 2)}\n` : `\n${formatCrash(result)}\n\nresult: ${file}\n`);
+  return crashFailed(result.durability) ? ExitCodes.FAILED : ExitCodes.OK;
+}

@@ -1,0 +1,34 @@
+// What a crash test may kill: a local server that `bench server start` started (its state in the cache), or
+// an embedded database that keeps its data in files, run in a child process of the harness. Anything else
+// (a remote host, a server the harness did not start, a store with nothing on disk) is refused.
+import { usageError } from '../core/errors.js';
+import { SERVER_FAMILIES, serverFamily } from '../server/index.js';
+import { runningServer } from '../server/state.js';
+
+// Embedded databases whose data lives in files: the harness runs them in a child process it can kill.
+const EMBEDDED_ON_DISK = new Set(['sqlite']);
+
+const refuse = (reason) => usageError(`cannot crash a server it did not start: ${reason}`);
+
+// { kind: 'child' } or { kind: 'server', server, state }. `host` and `port`, when given, must name the local
+// server itself.
+export function crashTarget(description, { cacheDir, host, port }) {
+  if (EMBEDDED_ON_DISK.has(description.id)) {
+    if (host !== undefined || port !== undefined) throw refuse(`${description.name} is embedded; --host and --port do not apply`);
+    return { kind: 'child' };
+  }
+  if (!SERVER_FAMILIES.includes(description.server)) {
+    throw refuse(description.kind === 'server'
+      ? `${description.name} has no local server that \`bench server\` runs`
+      : `${description.name} keeps nothing outside the harness's process`);
+  }
+  const server = serverFamily(description.server);
+  const state = runningServer(cacheDir, server.family);
+  if (!state) {
+    throw refuse(`no local ${server.name} started by \`bench server start ${server.family}\` is running under ${cacheDir}`);
+  }
+  if ((host !== undefined && host !== state.host) || (port !== undefined && port !== state.port)) {
+    throw refuse(`${host ?? state.host}:${port ?? state.port} is not the local ${server.name} (${state.host}:${state.port}, pid ${state.pid})`);
+  }
+  return { kind: 'server', server, state };
+}
