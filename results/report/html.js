@@ -156,19 +156,28 @@ const PAGE_SCRIPT = `
       plugins: [overviewMarks],
     });
   }
+  // A log scale only when the figures span more than a factor of 20; otherwise bars from zero compare better.
+  function spansDecades(values) {
+    var positive = values.filter(function (v) { return typeof v === 'number' && v > 0; });
+    return positive.length > 1 && Math.max.apply(null, positive) / Math.min.apply(null, positive) > 20;
+  }
+  function valueAxis(values, text) {
+    return spansDecades(values) ? { type: 'logarithmic', title: { display: true, text: text + ', log scale' } }
+      : { type: 'linear', beginAtZero: true, title: { display: true, text: text } };
+  }
   if (data.throughput) {
     new Chart(canvas('chart-throughput', 'throughput', 'chart wide'), {
       type: 'bar',
-      data: { labels: data.throughput.workloads, datasets: [{ label: 'operations per second', data: data.throughput.opsPerSec, backgroundColor: palette[0] }] },
+      data: { labels: data.throughput.workloads, datasets: [{ label: 'operations per second', data: data.throughput.opsPerSec, backgroundColor: palette[0], maxBarThickness: 90 }] },
       options: {
         plugins: {
-          title: { display: true, text: data.throughput.database + ': throughput per workload (operations per second, log scale): higher is better' },
+          title: { display: true, text: data.throughput.database + ': throughput per workload (operations per second): higher is better' },
           legend: { display: false },
           tooltip: { callbacks: { label: function (item) {
             return item.raw.toLocaleString('en') + ' ops/s (median run ' + data.throughput.medianMs[item.dataIndex] + ' ms)';
           } } },
         },
-        scales: { y: { type: 'logarithmic', title: { display: true, text: 'operations per second' } } },
+        scales: { y: valueAxis(data.throughput.opsPerSec, 'operations per second') },
       },
     });
   }
@@ -185,11 +194,11 @@ const PAGE_SCRIPT = `
     new Chart(canvas('chart-latency', chart.database), {
       type: 'bar',
       data: { labels: chart.workloads, datasets: [
-        { label: 'p50', data: chart.p50, backgroundColor: palette[0] },
-        { label: 'p90', data: chart.p90, backgroundColor: palette[1] },
-        { label: 'p99', data: chart.p99, backgroundColor: palette[3] }] },
-      options: { plugins: { title: { display: true, text: chart.database + ': latency per operation (ms, log scale)' } },
-        scales: { y: { type: 'logarithmic', title: { display: true, text: 'ms' } } } },
+        { label: 'p50', data: chart.p50, backgroundColor: palette[0], maxBarThickness: 60 },
+        { label: 'p90', data: chart.p90, backgroundColor: palette[1], maxBarThickness: 60 },
+        { label: 'p99', data: chart.p99, backgroundColor: palette[3], maxBarThickness: 60 }] },
+      options: { plugins: { title: { display: true, text: chart.database + ': latency per operation (ms): lower is better' } },
+        scales: { y: valueAxis(chart.p50.concat(chart.p90, chart.p99), 'ms') } },
     });
   });
   function single(container, rows, title, datasets, axis) {

@@ -97,6 +97,12 @@ test('the HTML report loads offline with no errors and draws every chart', { ski
     assert.deepEqual(singleCharts, [
       { label: 'throughput', scale: 'logarithmic', values: 10 }, { label: 'sqlite', scale: 'logarithmic', values: 10 }, { label: 'Import time', scale: 'linear', values: 1 },
     ]);
+    // Figures within a factor of 20 (here one workload) are bars from zero, not on a log scale.
+    writeFileSync(single, REPORT_FORMATS.html(await createReport([fileURLToPath(new URL('../fixtures/results/seed2/', import.meta.url))])));
+    await page.goto(pathToFileURL(single).href, { waitUntil: 'load' });
+    const scales = await page.evaluate(() => Array.from(document.querySelectorAll('canvas')).map((canvas) => window.Chart.getChart(canvas).options.scales.y.type));
+    assert.deepEqual(problems, []);
+    assert.deepEqual(scales.slice(0, 2), ['linear', 'linear']);
   } finally {
     await browser.close();
   }
