@@ -1,0 +1,168 @@
+// runBenchmark's orchestration (runner/run.js) and --restart-cmd (runner/restart.js), over an adapter and a
+// dataset made up here: a namespace that already holds the dataset (so nothing is imported) and workloads
+// that are nothing but their inputs, their call and their check.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { ErrorCodes } from '../core/errors.js';
+import { runBenchmark } from '../runner/run.js';
+import { restartServer } from '../runner/restart.js';
+
+const work = mkdtempSync(path.join(os.tmpdir(), 'bench-run-'));
+after(() => rmSync(work, { recursive: true, force: true }));
+
+const dataset = {
+  id: 'made-up-s1', name: 'made-up', scale: 'tiny', seed: 1, profiles: 3, relations: 2, sha256: { profiles: 'p', relations: 'r' },
+};
+
+// Every adapter instance of one test shares `log`: what was connected, closed and called.
+function fakeDb({ supports = ['double', 'wrong', 'throws', 'crash'] } = {}) {
+  const log = { connects: 0, closes: 0, calls: 0 };
+  const description = {
+    id: 'fake', name: 'Fake', kind: 'embedded', execution: 'serial', driver: null, durability: {}, supports,
+    create: () => ({
+      connect: async () => { log.connects += 1; },
+      close: async () => { log.closes += 1; },
+      serverVersion: async () => '1.0',
+      inspectNamespace: async () => ({
+        state: 'owned',
+        marker: {
+          imported: true, dataset: dataset.id, name: dataset.name, scale: dataset.scale, seed: dataset.seed,
+          sha256: dataset.sha256, importedAt: '2026-01-01T00:00:00.000Z', timings: { ms: 5 },
+        },
+      }),
+      counts: async () => ({ profiles: dataset.profiles, relations: dataset.relations }),
+      double: async (n) => { log.calls += 1; return 2 * n; },
+    }),
+  };
+  return { description, log };
+}
+
+const workload = (name, call, overrides = {}) => ({
+  name, operation: name, compared: true, description: name,
+  inputs: () => [1, 2, 3, 4],
+  call,
+  check: async (expected, inputs, answers) => inputs.flatMap((input, i) => (answers[i] === 2 * input ? [] : [{ input, problem: `expected ${2 * input}, got ${answers[i]}` }])),
+  ...overrides,
+});
+
+const double = workload('double', (adapter, n) => adapter.double(n));
+const wrong = workload('wrong', async (adapter, n) => (n === 3 ? 7 : 2 * n));
+const throws = workload('throws', async (adapter, n) => {
+  if (n % 2 === 0) throw new Error(`no ${n}`);
+  return 2 * n;
+});
+// The check itself fails: the run is recorded as failed with the error, and the suite goes on.
+const crash = workload('crash', async (adapter, n) => 2 * n, { check: async () => { throw new Error('check broke'); } });
+const unsupported = workload('elsewhere', async () => 0);
+
+function run(description, workloads, { runs = 2, ...options } = {}) {
+  const updates = [];
+  const promise = runBenchmark({
+    description, adapterOptions: { connectTimeoutMs: 1000 }, dataset, workloads,
+    config: { concurrency: 2, runs, stallTimeoutMs: 10_000, ...options.config },
+    command: 'test', signal: options.signal, onUpdate: (result) => updates.push(structuredClone(result)),
+  });
+  return { promise, updates };
+}
+
+test('each workload is timed and validated in every run, from a fresh connection per run', async () => {
+  const { description, log } = fakeDb();
+  const { promise, updates } = run(description, [double, wrong, throws, crash, unsupported], { runs: 3 });
+  const result = await promise;
+  assert.equal(log.connects, 4, 'one connection for the import, one per run');
+  assert.equal(log.closes, 4);
+  assert.equal(log.calls, 12);
+  assert.deepEqual(result.import, { reused: true, importedAt: '2026-01-01T00:00:00.000Z', ms: 5, diskBytes: null, diskScope: null, resources: null });
+  assert.equal(result.dataset.sha256, dataset.sha256);
+  assert.deepEqual(result.db.version, '1.0');
+  assert.deepEqual([result.complete, result.interrupted, result.error], [true, false, null]);
+
+  const { double: ok, wrong: bad, throws: failing, crash: broken, elsewhere } = result.workloads;
+  assert.deepEqual([ok.status, ok.runs.length, ok.ops], ['passed', 3, 4]);
+  for (const r of ok.runs) {
+    assert.ok(r.ms > 0 && r.opsPerSec > 0 && r.latencyMs.max > 0 && typeof r.histogram === 'string', JSON.stringify(r));
+  }
+  assert.deepEqual(ok.runs.map((r) => r.run), [1, 2, 3]);
+
+  assert.equal(bad.status, 'failed');
+  assert.deepEqual(bad.runs.map((r) => [r.valid, r.errors, r.failed, r.reason]), Array(3).fill([false, 0, 1, '1 wrong answers']));
+  assert.deepEqual(bad.failures[0], { run: 1, input: '3', problem: 'expected 6, got 7' });
+
+  assert.equal(failing.status, 'failed');
+  assert.deepEqual(failing.runs.map((r) => [r.errors, r.failed, r.reason]), Array(3).fill([2, 2, '2 operations failed']));
+  assert.deepEqual(failing.failures.slice(0, 2).map((f) => [f.input, f.problem]), [['2', 'error: no 2'], ['4', 'error: no 4']]);
+
+  assert.equal(broken.status, 'failed');
+  assert.deepEqual(broken.runs.map((r) => [r.valid, r.ops, r.reason]), Array(3).fill([false, undefined, 'check broke']));
+  assert.equal(broken.ops, 0);
+  assert.deepEqual(broken.failures[0], { run: 1, input: null, problem: 'error: check broke' });
+
+  assert.deepEqual([elsewhere.supported, elsewhere.status, elsewhere.runs], [false, 'unsupported', []]);
+
+  // After the import, after each of the 3 runs, and the finished document.
+  assert.equal(updates.length, 5);
+  assert.deepEqual(updates.map((u) => u.workloads.double.runs.length), [0, 1, 2, 3, 3]);
+  assert.deepEqual(updates.map((u) => u.complete), [false, false, false, false, true]);
+});
+
+test('setup runs before and teardown after each run of its workload, and an operation may stop early', async () => {
+  const { description } = fakeDb();
+  const order = [];
+  const staged = workload('double', async (adapter, n) => { order.push(`call ${n}`); return 2 * n; }, {
+    inputs: () => [1],
+    setup: async () => { order.push('setup'); },
+    teardown: async () => { order.push('teardown'); },
+  });
+  await run(description, [staged], { runs: 2 }).promise;
+  assert.deepEqual(order, ['setup', 'call 1', 'teardown', 'setup', 'call 1', 'teardown']);
+});
+
+test('a stalled server ends the invocation: the error carries the result so far, marked incomplete', async () => {
+  const { description } = fakeDb();
+  const stalls = workload('double', (adapter, n) => (n === 1 ? new Promise(() => {}) : 2 * n), { inputs: () => [1] });
+  const { promise, updates } = run(description, [stalls, wrong], { runs: 2, config: { stallTimeoutMs: 1200 } });
+  const error = await promise.then(() => null, (e) => e);
+  assert.equal(error?.code, ErrorCodes.TIMEOUT);
+  assert.equal(error.result.complete, false);
+  assert.deepEqual(error.result.error, { code: ErrorCodes.TIMEOUT, message: error.message });
+  assert.deepEqual(error.result.workloads.double.runs.map((r) => [r.run, r.valid]), [[1, false]]);
+  assert.equal(error.result.workloads.wrong.status, 'not run', 'nothing after the stall is run');
+  assert.equal(updates.at(-1).complete, false);
+  assert.ok(updates.at(-1).finishedAt);
+});
+
+test('an abort stops after the operations in flight and keeps the runs completed before it', async () => {
+  const { description } = fakeDb();
+  const controller = new AbortController();
+  let calls = 0;
+  const aborts = workload('double', async (adapter, n) => {
+    calls += 1;
+    if (calls === 6) controller.abort();
+    return 2 * n;
+  });
+  const result = await run(description, [aborts, wrong], { runs: 5, signal: controller.signal }).promise;
+  assert.deepEqual([result.complete, result.interrupted], [false, true]);
+  assert.deepEqual(result.workloads.double.runs.map((r) => r.run), [1], 'the aborted second run is not recorded');
+  assert.deepEqual(result.workloads.wrong.runs.map((r) => r.run), [1]);
+});
+
+test('--restart-cmd runs between runs, never before the first, and a failing one ends the invocation', async () => {
+  const { description } = fakeDb();
+  const marker = path.join(work, 'restarts.txt');
+  await run(description, [double], { runs: 3, config: { restartCmd: `echo restarted >> '${marker}'` } }).promise;
+  assert.equal(readFileSync(marker, 'utf8'), 'restarted\nrestarted\n');
+
+  const failing = await run(description, [double], { runs: 2, config: { restartCmd: 'exit 3' } }).promise.then(() => null, (e) => e);
+  assert.equal(failing?.code, ErrorCodes.RESTART);
+  assert.match(failing.message, /^--restart-cmd exited with code 3: exit 3$/);
+  assert.equal(failing.result.workloads.double.runs.length, 1);
+});
+
+test('restartServer: exit code 0 resolves, a signal or a code rejects, a command that hangs is cut off', async () => {
+  await restartServer('true');
+  await assert.rejects(restartServer('kill -TERM $$'), { code: ErrorCodes.RESTART, message: '--restart-cmd exited with SIGTERM: kill -TERM $$' });
+  await assert.rejects(restartServer('exec sleep 5', { timeoutMs: 200 }), { code: ErrorCodes.TIMEOUT, message: '--restart-cmd did not finish within 0.2 s: exec sleep 5' });
+});
