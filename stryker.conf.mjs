@@ -1,0 +1,74 @@
+// Mutation testing (`npm run test:mutation`): Stryker changes one expression at a time and runs the fast unit
+// tests of the folder it changed; a change that no test notices marks a check that is missing. Not part of
+// `npm test` or CI: it takes minutes per folder. What survived, and why, is in test/MUTATION.md.
+//
+//   STRYKER_SCOPE=results,runner npm run test:mutation      # the scopes below, default all of them
+//   STRYKER_SCOPE=runner npm run test:mutation -- --mutate runner/execute.js   # narrower still
+//
+// Each scope names its files and the test files that check them (with a name pattern where a file also spawns
+// the CLI): no database server, no spawned CLI, a few seconds per mutant. The test files run one after the
+// other and stop at the first that fails, so a mutant costs only the tests up to the one that notices it.
+
+import { readdirSync } from 'node:fs';
+
+const COMPARE_SYNTHETIC = '--test-name-pattern=^synthetic test/report/compare.test.js';
+const STATISTICS = ['results/stats.js', 'results/bootstrap.js', 'results/compare.js', 'results/model.js'];
+
+const SCOPES = {
+  statistics: {
+    mutate: STATISTICS,
+    tests: ['test/result-model.test.js', 'test/stats.test.js', 'test/report/statistics.test.js', COMPARE_SYNTHETIC, 'test/report/significance.test.js'],
+  },
+  report: {
+    mutate: [
+      ...readdirSync('results').filter((name) => name.endsWith('.js')).map((name) => `results/${name}`).filter((file) => !STATISTICS.includes(file)),
+      'results/report/**/*.js',
+    ],
+    tests: ['test/report/significance.test.js', 'test/report/report.test.js', COMPARE_SYNTHETIC, 'test/write.test.js', 'test/report/statistics.test.js'],
+  },
+  runner: {
+    mutate: ['runner/**/*.js'],
+    tests: ['test/runner-run.test.js', 'test/runner.test.js', 'test/validation.test.js'],
+  },
+  workloads: {
+    mutate: ['workloads/**/*.js'],
+    tests: ['test/workloads/compare.test.js', 'test/workloads/checks.test.js', 'test/validation.test.js'],
+  },
+  import: {
+    mutate: ['import/**/*.js'],
+    tests: ['test/import.test.js'],
+  },
+  datasets: {
+    mutate: ['datasets/read.js', 'datasets/profile-parser.js', 'datasets/relation-parser.js', 'datasets/read-source.js'],
+    tests: ['test/datasets/read.test.js', 'test/datasets/read-quirks.test.js'],
+  },
+};
+
+const names = (process.env.STRYKER_SCOPE ?? Object.keys(SCOPES).join(',')).split(',').map((name) => name.trim()).filter(Boolean);
+const unknown = names.filter((name) => !(name in SCOPES));
+if (unknown.length > 0) throw new Error(`STRYKER_SCOPE: unknown scope ${unknown.join(', ')}; scopes: ${Object.keys(SCOPES).join(', ')}`);
+const chosen = names.map((name) => SCOPES[name]);
+const tests = [...new Set(chosen.flatMap((scope) => scope.tests))];
+const label = names.join('-');
+
+export default {
+  testRunner: 'command',
+  commandRunner: {
+    command: tests.map((file) => `node --test ${file} >/dev/null 2>&1`).join(' && '),
+  },
+  mutate: chosen.flatMap((scope) => scope.mutate),
+  // The command runner cannot tell which test covers which mutant: every mutant runs the scope's tests.
+  coverageAnalysis: 'off',
+  concurrency: 1,
+  // A mutant that makes the tests loop (a stall watchdog that never fires) is cut off and counted as killed.
+  timeoutMS: 20_000,
+  timeoutFactor: 2,
+  incremental: true,
+  incrementalFile: `reports/mutation/${label}-incremental.json`,
+  reporters: ['clear-text', 'progress', 'html', 'json'],
+  htmlReporter: { fileName: `reports/mutation/${label}.html` },
+  jsonReporter: { fileName: `reports/mutation/${label}.json` },
+  clearTextReporter: { allowColor: false, logTests: false, maxTestsToLog: 0 },
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: 'always',
+};
