@@ -44,19 +44,10 @@ async function ensureNamespace(adapter) {
   }
 }
 
-// The keys of `keys` the collection does not hold, read one by one with `concurrency` reads in flight.
-async function missingKeys(adapter, collection, keys, concurrency) {
-  const missing = [];
-  let next = 0;
-  const worker = async () => {
-    while (next < keys.length) {
-      const key = keys[next];
-      next += 1;
-      if ((await adapter.readDocument(collection, key)) === null) missing.push(key);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, keys.length) }, worker));
-  return missing.sort();
+// The keys of `keys` the collection no longer holds.
+export async function missingKeys(adapter, collection, keys) {
+  const stored = new Set((await adapter.readCollection(collection)).map((doc) => doc._key));
+  return keys.filter((key) => !stored.has(key)).sort();
 }
 
 async function withAdapter(description, options, use) {
@@ -126,6 +117,24 @@ async function serverTrial({ description, options, target, mode, concurrency, tr
   return { restartMs: Math.round(performance.now() - began) };
 }
 
+// One write mode's crashes against its adapter's claim: a mode declared durable per write (`durablePerWrite`)
+// fails when it lost any acknowledged write; another mode may lose some, and the count is what it reports.
+export function summariseMode(description, mode, crashes) {
+  const acknowledged = crashes.reduce((sum, crash) => sum + crash.acknowledged, 0);
+  const lost = crashes.reduce((sum, crash) => sum + crash.lost, 0);
+  const durablePerWrite = (description.durablePerWrite ?? []).includes(mode);
+  return {
+    operation: mode,
+    trials: crashes.length,
+    acknowledged,
+    lost,
+    claim: description.durability?.[mode] ?? null,
+    durablePerWrite,
+    verdict: !durablePerWrite ? 'not claimed' : lost === 0 ? 'verified' : 'failed',
+    crashes,
+  };
+}
+
 // Per write mode: { operation, trials, acknowledged, lost, claim, durablePerWrite, verdict, crashes }.
 // `target` from crashTarget(); `options` the adapter's options; `workDir` a directory for the logs;
 // `onUpdate(section)` after every write mode.
@@ -135,7 +144,6 @@ export async function crashTest({
 }) {
   const random = createRandom(seed);
   const documents = await loadDocuments(documentsFile);
-  const claims = new Set(description.durablePerWrite ?? []);
   mkdirSync(workDir, { recursive: true });
   const section = {};
   for (const mode of WRITE_MODES.filter((name) => description.supports.includes(name))) {
@@ -155,7 +163,7 @@ export async function crashTest({
         : await serverTrial({ ...common, target, documents, cacheDir });
       const acknowledged = readAckLog(logFile);
       const missing = await withAdapter(description, options, async (adapter) => {
-        const keys = await missingKeys(adapter, collection, acknowledged, concurrency);
+        const keys = await missingKeys(adapter, collection, acknowledged);
         await adapter.dropTempCollection(collection);
         return keys;
       });
@@ -166,19 +174,7 @@ export async function crashTest({
         + `${acknowledged.length} writes acknowledged, ${missing.length} lost`
         + (restartMs === null ? '' : `; restarted in ${(restartMs / 1000).toFixed(1)} s`));
     }
-    const acknowledged = crashes.reduce((sum, crash) => sum + crash.acknowledged, 0);
-    const lost = crashes.reduce((sum, crash) => sum + crash.lost, 0);
-    const durablePerWrite = claims.has(mode);
-    section[mode] = {
-      operation: mode,
-      trials: crashes.length,
-      acknowledged,
-      lost,
-      claim: description.durability?.[mode] ?? null,
-      durablePerWrite,
-      verdict: !durablePerWrite ? 'not claimed' : lost === 0 ? 'verified' : 'failed',
-      crashes,
-    };
+    section[mode] = summariseMode(description, mode, crashes);
     await onUpdate(section);
   }
   return section;
