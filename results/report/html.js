@@ -226,6 +226,7 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(420px, 1fr)); gap: 1rem; }
 .chart { position: relative; height: 260px; }
 .chart.wide { height: 380px; }
+#chart-latency figure:only-child { grid-column: 1 / -1; }
 figure { margin: 0; }
 dt { font-weight: 600; margin-top: .4rem; }
 dd { margin-left: 1.5rem; }
