@@ -42,7 +42,7 @@ const CLAIM_WORDS = { true: 'durable per write', false: 'no per-write claim' };
 const VERDICT_WORDS = {
   verified: (mode) => `verified: 0 of ${formatCount(mode.acknowledged)} acknowledged writes lost in ${mode.trials} crashes`,
   failed: (mode) => `FAILED: ${formatCount(mode.lost)} of ${formatCount(mode.acknowledged)} acknowledged writes lost in ${mode.trials} crashes`,
-  'not claimed': (mode) => `${formatCount(mode.lost)} of ${formatCount(mode.acknowledged)} acknowledged writes lost in ${mode.trials} crashes (no per-write claim)`,
+  'not claimed': (mode) => `${formatCount(mode.lost)} of ${formatCount(mode.acknowledged)} acknowledged writes lost in ${mode.trials} crashes`,
 };
 
 export function formatCrash(result) {
@@ -89,7 +89,8 @@ export async function crashCommand(argv, { stdout = process.stdout } = {}) {
   result.durability = {};
   let file = null;
   const save = async () => {
-    file ??= await claimResultFile(path.resolve(argv.out), result);
+    // Named as bench run's result files are, with "crash" where their dataset's scale stands.
+    file ??= await claimResultFile(path.resolve(argv.out), { ...result, dataset: { scale: 'crash' } });
     await writeResult(file, result);
   };
   try {
