@@ -23,6 +23,10 @@ export default {
   testSupport: {
     async plantForeign(options) {
       MemoryAdapter.plantForeign(options);
+      return async () => MemoryAdapter.dropNamespace(options);
+    },
+    async dropNamespace(options) {
+      MemoryAdapter.dropNamespace(options);
     },
   },
 };

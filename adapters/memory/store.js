@@ -33,6 +33,10 @@ export class MemoryAdapter {
     database(options.database ?? 'default').set(options.namespace, ns);
   }
 
+  static dropNamespace(options) {
+    database(options.database ?? 'default').delete(options.namespace);
+  }
+
   async connect() {
     this.connected = true;
   }

@@ -1,5 +1,5 @@
 import { SqliteAdapter } from './adapter.js';
-import { plantForeign } from './test-support.js';
+import { dropNamespace, plantForeign } from './test-support.js';
 
 export default {
   id: 'sqlite',
@@ -21,5 +21,5 @@ export default {
   create(options) {
     return new SqliteAdapter(options);
   },
-  testSupport: { plantForeign },
+  testSupport: { plantForeign, dropNamespace },
 };

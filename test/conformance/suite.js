@@ -13,6 +13,9 @@ const LIFECYCLE = ['connect', 'close', 'serverVersion', 'warmup', 'inspectNamesp
   'writeMarker', 'importProfiles', 'importRelations', 'createIndexes', 'counts',
   'createTempCollection', 'dropTempCollection', 'countDocuments', 'readDocument', 'readCollection'];
 
+// How long close() and the operations it interrupts may take to settle.
+export const CLOSE_BOUND_MS = 15_000;
+
 const byKey = new Map(PROFILES.map((doc) => [doc._key, doc]));
 const edges = new Set(RELATIONS.map(({ _from, _to }) => `${_from} ${_to}`));
 
@@ -48,6 +51,43 @@ function freePort() {
       server.close(() => resolve(port));
     });
   });
+}
+
+// Every namespace the cases create, from the one they are given: that one, the foreign one planted (and
+// removed) by plantForeign, and the one dropNamespace is tried on. `bench check` removes what is left of them.
+export function conformanceNamespaces(namespace) {
+  return [namespace, `${namespace}_foreign`, `${namespace}_dropped`];
+}
+
+// Resolves when every promise has settled, or rejects naming how many had not within `ms`.
+async function settleWithin(promises, ms, what) {
+  let pending = promises.length;
+  const settled = Promise.allSettled(promises.map((promise) => promise.finally(() => { pending -= 1; })));
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new assert.AssertionError({
+      message: `${pending} of ${promises.length} ${what} had not settled after ${ms / 1000} s`,
+    })), ms);
+  });
+  try {
+    return await Promise.race([settled, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+// One call of each supported operation, cycled to `count` calls, all started at once.
+function startLoad(adapter, supports, collection, count) {
+  const [from, to, maxDepth] = PATHS[0];
+  const calls = [
+    ['singleRead', (i) => adapter.singleRead(PROFILES[i % PROFILES.length]._key)],
+    ['neighbors', (i) => adapter.neighbors(PROFILES[i % PROFILES.length]._key)],
+    ['neighbors2data', (i) => adapter.neighbors2data(PROFILES[i % PROFILES.length]._key)],
+    ['shortestPath', () => adapter.shortestPath(from, to, maxDepth)],
+    ['aggregation', () => adapter.aggregation()],
+    ['singleWrite', (i) => adapter.singleWrite(collection, { ...PROFILES[i % PROFILES.length], _key: `C${i}` })],
+  ].filter(([operation]) => supports(operation)).map(([, call]) => call);
+  return Array.from({ length: count }, (_, i) => calls[i % calls.length](i));
 }
 
 // Each case gets { description, options } and connects on its own. The fixture is imported by the
@@ -111,6 +151,7 @@ export function conformanceCases(description) {
     const foreign = { ...options, namespace: `${options.namespace}_foreign` };
     const cleanup = await description.testSupport.plantForeign(foreign);
     try {
+      assert.equal(typeof cleanup, 'function', 'plantForeign resolves the function that removes what it planted');
       await withAdapter(description, foreign, async (adapter) => {
         assert.equal((await adapter.inspectNamespace()).state, 'foreign');
         await assert.rejects(adapter.resetNamespace(), (error) => error.code === ErrorCodes.NAMESPACE_FOREIGN);
@@ -120,6 +161,24 @@ export function conformanceCases(description) {
       await cleanup?.();
     }
   }, description.testSupport?.plantForeign ? false : 'the adapter offers no testSupport.plantForeign');
+
+  add('testSupport.dropNamespace removes a namespace with everything in it, and only that one', async ({ options }) => {
+    const dropped = { ...options, namespace: conformanceNamespaces(options.namespace)[2] };
+    await withAdapter(description, dropped, async (adapter) => {
+      await adapter.resetNamespace();
+      await adapter.importProfiles(PROFILES);
+      await adapter.importRelations(RELATIONS.slice(0, 2));
+      await adapter.createIndexes();
+      await adapter.createTempCollection('conformance_dropped');
+    });
+    await description.testSupport.dropNamespace(dropped);
+    await withAdapter(description, dropped, async (adapter) => {
+      assert.deepEqual(await adapter.inspectNamespace(), { state: 'absent', marker: null });
+    });
+    await withAdapter(description, options, async (adapter) => {
+      assert.equal((await adapter.inspectNamespace()).state, 'owned', 'the namespace next to it is still there');
+    });
+  }, description.testSupport?.dropNamespace ? false : 'the adapter offers no testSupport.dropNamespace');
 
   add('imports batches, builds indexes and counts', async ({ options }) => {
     await withAdapter(description, options, async (adapter) => {
@@ -235,6 +294,30 @@ export function conformanceCases(description) {
       }
     });
   });
+
+  // A stall or Ctrl-C closes the adapter while operations run; with an asynchronous native driver, freeing the
+  // database under a running statement is how a process crashes. Closed at once, and after the first answer.
+  add('close() while operations run: each settles, close() resolves, the data stays intact', async ({ options }) => {
+    const collection = 'conformance_close';
+    for (const moment of ['at once', 'after the first answer']) {
+      const adapter = description.create(options);
+      await adapter.connect();
+      if (supports('singleWrite')) await adapter.createTempCollection(collection);
+      const operations = startLoad(adapter, supports, collection, options.concurrency * 4);
+      if (moment !== 'at once') await Promise.race(operations.map((operation) => operation.catch(() => {})));
+      const outcomes = await settleWithin([...operations, adapter.close()], CLOSE_BOUND_MS,
+        `operations and close() (closed ${moment})`);
+      const closing = outcomes.pop();
+      assert.equal(closing.status, 'fulfilled', `close() (${moment}) resolves: ${closing.reason?.message}`);
+      for (const { status, reason } of outcomes) {
+        if (status === 'rejected') assert.ok(reason instanceof Error, `an interrupted operation rejects with an Error, not ${reason}`);
+      }
+    }
+    await withAdapter(description, options, async (adapter) => {
+      if (supports('singleWrite')) await adapter.dropTempCollection(collection);
+      assert.deepEqual(await adapter.counts(), { profiles: PROFILES.length, relations: RELATIONS.length });
+    });
+  }, supports('singleRead') ? false : 'singleRead is not supported');
 
   return cases;
 }
