@@ -96,7 +96,9 @@ export function buildComparison(a, b, { labels = ['a', 'b'], failIfSlowerPct = n
   if (sideA.database !== sideB.database) {
     warnings.push(`a is ${sideA.database} and b is ${sideB.database}: this compares two databases, not two versions of one (\`bench report\` is made for that)`);
   }
-  const machines = distinct(documents.map(({ result }) => result.environment && `${result.environment.hostname}: ${result.environment.cpu}, ${result.environment.cores} cores`));
+  // A document that records no machine cannot be told apart from the others.
+  const machines = distinct(documents.filter(({ result }) => result.environment)
+    .map(({ result }) => `${result.environment.hostname}: ${result.environment.cpu}, ${result.environment.cores} cores`));
   if (machines.length > 1) warnings.push(`the results come from different machines (${machines.join('; ')})`);
   const workloads = names.map((name) => compareWorkload(name, isCompared(name, documents), a, b));
   const comparable = workloads.filter((w) => w.compared && w.speedup !== null);

@@ -66,6 +66,55 @@ test('synthetic: --fail-if-slower fails on a significant slowdown beyond the thr
   assert.deepEqual(buildComparison([a], [b], { failIfSlowerPct: 150 }).gate.failed, [{ workload: 'singleRead', reason: 'failed validation in b (2 wrong answers)' }]);
 });
 
+test('synthetic: the comparison names each side, says how it computes, and warns when the sides differ in kind', () => {
+  const a = synthetic({ singleRead: [10, 10] });
+  const b = synthetic({ singleRead: [10, 10] }, { db: 'postgresql' });
+  a.result.harness = { version: '0.1.0', commit: '0123456789abcdef0123' };
+  a.result.config = { concurrency: 25, runs: 2 };
+  a.result.environment = { hostname: 'one', cpu: 'x', cores: 2 };
+  b.result.environment = { hostname: 'two', cpu: 'x', cores: 2 };
+  const comparison = buildComparison([a], [b], { labels: ['before/', 'after/'] });
+  assert.equal(comparison.schema, 'db-shootout/compare@1');
+  assert.deepEqual(comparison.statistics, {
+    speedup: 'median time of a / median time of b: above 1 means b is faster, below 1 that b is slower',
+    interval: { method: 'percentile bootstrap of the ratio of the medians, each side resampled on its own', level: 0.95, resamples: 10_000, seed: 1 },
+    significance: 'a workload is faster or slower only when the interval excludes 1',
+    summary: 'geometric mean of the speedups of the compared workloads both sides passed',
+  });
+  assert.deepEqual(comparison.a, {
+    label: 'before/', files: ['sqlite.json'], database: 'sqlite', versions: ['1'], dataset: 'synthetic-tiny-s1-g1',
+    harness: ['0.1.0 0123456789ab'], config: [{ concurrency: 25, runs: 2 }],
+  });
+  assert.deepEqual([comparison.b.label, comparison.b.database, comparison.b.harness, comparison.b.config], ['after/', 'postgresql', [null], [{ concurrency: null, runs: null }]]);
+  assert.deepEqual(comparison.warnings, [
+    'a is sqlite and b is postgresql: this compares two databases, not two versions of one (`bench report` is made for that)',
+    'the results come from different machines (one: x, 2 cores; two: x, 2 cores)',
+  ]);
+  assert.deepEqual(buildComparison([a], [synthetic({ singleRead: [10, 10] })]).warnings, [], 'one machine, or none recorded');
+});
+
+test('synthetic: only compared workloads both sides passed count; the gate reads only those and needs a threshold', () => {
+  const a = synthetic({ warmup: [10, 10, 10], singleRead: [10, 10, 10], singleWrite: [10, 10, 10], aggregation: [10, 10, 10] });
+  const b = synthetic({ warmup: [40, 40, 40], singleRead: [20, 20, 20], singleWrite: [10, 10, 10], aggregation: [10, 10, 10] });
+  a.result.workloads.warmup.compared = false;
+  b.result.workloads.warmup.compared = false;
+  b.result.workloads.aggregation = { ...b.result.workloads.aggregation, status: 'failed', valid: false, runs: [{ run: 1, valid: false, errors: 1, failed: 1 }] };
+  const comparison = buildComparison([a], [b], { failIfSlowerPct: 100 });
+  const by = Object.fromEntries(comparison.workloads.map((w) => [w.name, w]));
+  assert.deepEqual([by.warmup.compared, by.warmup.speedup, by.warmup.verdict], [false, 0.25, 'slower']);
+  assert.deepEqual([by.aggregation.speedup, by.aggregation.verdict, by.aggregation.b.status], [null, null, 'failed']);
+  assert.equal('exactSpeedup' in by.singleRead, false);
+  assert.deepEqual(comparison.summary, { geometricMeanSpeedup: Math.round(Math.sqrt(0.5) * 1000) / 1000, compared: 2, faster: 0, slower: 1, notSignificant: 1, notComparable: ['aggregation'] });
+  // singleRead is exactly 100% slower: not beyond 100%; warmup is not compared; aggregation failed in b without a reason.
+  assert.deepEqual(comparison.gate, { failIfSlowerPct: 100, passed: false, failed: [{ workload: 'aggregation', reason: 'failed validation in b' }] });
+  assert.deepEqual(buildComparison([a], [b], { failIfSlowerPct: 99.9 }).gate.failed.map((f) => f.workload), ['singleRead', 'aggregation']);
+  assert.equal(buildComparison([a], [b], { failIfSlowerPct: undefined }).gate, null);
+  const nothing = buildComparison([synthetic({ singleRead: [1, 1] })], [synthetic({ singleRead: [1, 1] })]);
+  const oneSided = buildComparison([synthetic({ singleRead: [1, 1], singleWrite: [2, 2] })], [synthetic({ singleRead: [1] })]);
+  assert.deepEqual([oneSided.summary.compared, oneSided.summary.notComparable], [1, ['singleWrite']], 'a workload b did not run');
+  assert.equal(nothing.summary.geometricMeanSpeedup, 1);
+});
+
 test('synthetic: different datasets are refused; several databases on one side are refused', () => {
   assert.throws(() => buildComparison([synthetic({ singleRead: [1, 1] })], [synthetic({ singleRead: [1, 1] }, { dataset: 'other' })]), { code: 'E_MIXED_DATASETS' });
   assert.throws(() => buildComparison([synthetic({ singleRead: [1, 1] }), synthetic({ singleRead: [1, 1] }, { db: 'neo4j' })], [synthetic({ singleRead: [1, 1] })]),
