@@ -21,6 +21,53 @@ const wrong = (run) => ({
   examples: [{ input: '"P1"', problem: 'expected 1, got 2' }, { input: '"P2"', problem: 'expected 3, got 4' }],
 });
 
+test('a new document holds its inputs and one pending entry per workload, unsupported ones marked so', () => {
+  const result = document();
+  assert.equal(result.schema, 'db-shootout/result@1');
+  assert.deepEqual(
+    { db: result.db, dataset: result.dataset, config: result.config, command: result.command },
+    { db: { id: 'memory' }, dataset: { id: 'synthetic-tiny-s1' }, config: { runs: 3 }, command: 'test' },
+  );
+  assert.match(result.startedAt, /^\d{4}-\d\d-\d\dT/);
+  assert.deepEqual(
+    [result.finishedAt, result.import, result.complete, result.interrupted, result.error],
+    [null, null, false, false, null],
+  );
+  assert.equal(typeof result.environment.node, 'string');
+  assert.equal(result.resources.server, null);
+  assert.deepEqual(result.workloads.singleRead, {
+    supported: true, compared: true, operation: 'singleRead', description: 'singleRead test', status: 'pending', valid: null,
+    ops: 0, runs: [], summary: null, resources: null, failures: [],
+  });
+  assert.deepEqual(result.workloads.shortestPath, {
+    supported: false, compared: true, operation: 'shortestPath', description: 'shortestPath test', status: 'unsupported', valid: null,
+    ops: 0, runs: [], summary: null, resources: null,
+  });
+  const withServer = createResult({ db: {}, dataset: {}, config: {}, command: 'x', server: { pid: 42, source: 'bench server' } });
+  assert.deepEqual([withServer.resources.server.pid, withServer.resources.server.source], [42, 'bench server']);
+});
+
+test('each run\'s resources are kept and gathered into the workload\'s and the suite\'s', () => {
+  const result = document();
+  const resources = (rss, cpuPct) => ({
+    server: { rssPeakBytes: rss, cpuPeakPct: 50 }, client: { cpuPct, eventLoopDelayP99Ms: 1 }, clientBound: false,
+  });
+  recordRun(result, 'singleRead', { ...valid(1, 10), resources: resources(100, 20) });
+  recordRun(result, 'singleRead', { ...wrong(2), resources: resources(300, 10) });
+  assert.deepEqual(result.workloads.singleRead.runs.map((r) => r.resources.server.rssPeakBytes), [100, 300]);
+  assert.deepEqual(result.workloads.singleRead.resources.server, { rssPeakBytes: 300, cpuPeakPct: 50 });
+  assert.equal(result.workloads.singleRead.resources.client.cpuPct, 20);
+  assert.equal(result.resources.server, null, 'no server process was named');
+  assert.equal(result.resources.client.cpuPeakPct, 20, 'the suite\'s figures follow every run');
+  const sampled = createResult({ db: {}, dataset: {}, config: {}, command: 'x', server: { pid: 42, source: 'bench server' } });
+  addWorkload(sampled, workload('singleRead'), true);
+  recordRun(sampled, 'singleRead', { ...valid(1, 10), resources: resources(100, 20) });
+  assert.deepEqual([sampled.resources.server.pid, sampled.resources.server.rssPeakBytes], [42, 100]);
+  recordRun(result, 'aggregation', valid(1, 10));
+  assert.equal(result.workloads.aggregation.runs[0].resources, null);
+  assert.equal(result.workloads.aggregation.resources, null);
+});
+
 test('a workload passes only when every run was valid, whichever run answered wrongly', () => {
   const lastWrong = document();
   recordRun(lastWrong, 'singleRead', valid(1, 10));
@@ -84,4 +131,8 @@ test('an unfinished invocation marks the workloads it did not reach as not run a
   assert.deepEqual([result.complete, result.interrupted], [false, false]);
   assert.ok(result.finishedAt >= result.startedAt);
   assert.deepEqual(failedWorkloads(result), []);
+  const interrupted = finishResult(document(), { complete: false, interrupted: true });
+  assert.deepEqual([interrupted.interrupted, interrupted.error], [true, null]);
+  assert.deepEqual(finishResult(document(), { complete: false, error: new Error('no code') }).error, { code: null, message: 'no code' });
+  assert.equal(finishResult(document(), { complete: true }).complete, true);
 });

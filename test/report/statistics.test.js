@@ -25,6 +25,7 @@ test('the bootstrap interval of a median of 7 runs leaves out the extremes', () 
 test('an interval needs two runs, and the same runs always give the same interval', () => {
   assert.equal(medianInterval([12]), null);
   assert.equal(medianInterval([]), null);
+  assert.deepEqual(medianInterval([2, 1]), { low: 1, high: 2 }, 'two runs: the median of a resample is 1, 1.5 or 2');
   const runs = [10.2, 11.9, 10.7, 13.1, 10.4, 12.2, 11.0, 10.9, 12.8];
   assert.deepEqual(medianInterval(runs), medianInterval([...runs]));
   const { low, high } = medianInterval(runs);
@@ -36,6 +37,8 @@ test('the ratio interval of medians of 3 runs is from min(a)/max(b) to max(a)/mi
   assert.deepEqual(ratioInterval([10, 11, 12], [5, 5.5, 6]), { low: 10 / 6, high: 12 / 5 });
   assert.deepEqual(ratioInterval([10, 10, 10], [20, 20, 20]), { low: 0.5, high: 0.5 });
   assert.equal(ratioInterval([10], [5, 6]), null);
+  assert.equal(ratioInterval([5, 6], [10]), null);
+  assert.deepEqual(ratioInterval([10, 10], [5, 5]), { low: 2, high: 2 });
 });
 
 // The exact bootstrap distribution of the median of a resample of the values 1..n (each draw uniform over
