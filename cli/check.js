@@ -1,12 +1,13 @@
 // The vendor's self-test: the conformance suite, then a validated one-run benchmark of every workload on
 // the tiny dataset, each in a namespace of its own so the benchmark's imported data stays untouched.
+import { writeSync } from 'node:fs';
 import { loadAdapter } from '../adapters/index.js';
 import { prepareDataset } from '../datasets/dataset.js';
 import { failedWorkloads } from '../results/model.js';
 import { formatTable } from '../results/table.js';
 import { runBenchmark } from '../runner/run.js';
 import { WORKLOADS } from '../workloads/suite.js';
-import { conformanceCases } from '../test/conformance/suite.js';
+import { conformanceCases, conformanceNamespaces } from '../test/conformance/suite.js';
 import { adapterOptions, connectionRecord } from './options.js';
 import { createProgress } from './progress.js';
 import { ExitCodes } from './exit-codes.js';
@@ -20,6 +21,7 @@ async function runConformance(description, options, write) {
       write(`  skip  ${name} (${skip})`);
       continue;
     }
+    announce(name);
     try {
       await run({ options });
       write(`  pass  ${name}`);
@@ -29,6 +31,40 @@ async function runConformance(description, options, write) {
     }
   }
   return failed;
+}
+
+// Each case's name on stderr before it runs, written synchronously: when a native driver crashes the process
+// (a segmentation fault), the last name on the screen is the case that crashed it.
+function announce(name) {
+  writeSync(process.stderr.fd, `  run   ${name}\n`);
+}
+
+// Removes what the check created, each namespace after a look: one the harness owns goes (through
+// testSupport.dropNamespace), an absent one is fine, a foreign one (someone else's data, or a planted one whose
+// cleanup failed) stays. Says which namespaces remain, and why.
+async function removeNamespaces(description, base, namespaces, write) {
+  const drop = description.testSupport?.dropNamespace;
+  const left = [];
+  for (const namespace of namespaces) {
+    const options = { ...base, namespace };
+    try {
+      const adapter = description.create(options);
+      await adapter.connect();
+      let state;
+      try {
+        ({ state } = await adapter.inspectNamespace());
+      } finally {
+        await adapter.close();
+      }
+      if (state === 'owned' && drop) await drop(options);
+      else if (state === 'owned') left.push(`${namespace} (the adapter offers no testSupport.dropNamespace)`);
+      else if (state === 'foreign') left.push(`${namespace} (it holds data without a db-shootout marker)`);
+    } catch (error) {
+      left.push(`${namespace} (${error.message})`);
+    }
+  }
+  write(left.length === 0 ? `\nnothing of the check's namespaces is left (${namespaces.join(', ')})`
+    : `\nleft behind: ${left.join('; ')}`);
 }
 
 export async function checkCommand(argv, { stdout = process.stdout } = {}) {
@@ -57,6 +93,8 @@ export async function checkCommand(argv, { stdout = process.stdout } = {}) {
     failedRun = ['run'];
   }
 
+  await removeNamespaces(description, base,
+    [...conformanceNamespaces(`${argv.namespace}_conformance`), `${argv.namespace}_check`], write);
   const ok = failedCases === 0 && failedRun.length === 0;
   write(`\n${ok ? 'PASS' : 'FAIL'}: ${failedCases} conformance case(s) failed; ${failedRun.length} workload(s) failed${failedRun.length ? ` (${failedRun.join(', ')})` : ''}`);
   return ok ? ExitCodes.OK : ExitCodes.FAILED;
