@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { buildGraph } from '../../datasets/graph.js';
+import { loadExpected } from '../../workloads/expected.js';
 import { WORKLOADS } from '../../workloads/suite.js';
 import { makeContext, makeStore, PATH_LENGTHS, withField, withoutField } from './context.js';
 
@@ -54,6 +55,44 @@ test('the right answers pass every check', async () => {
     if (name === 'singleWrite' || name === 'singleWriteSync') continue;
     assert.deepEqual(await failuresWith(name, () => {}), [], name);
   }
+});
+
+test('each workload loads exactly the profiles its check compares, and the graph only to check paths', async () => {
+  const dataset = {
+    ...ctx.dataset,
+    loadProfiles: async (ids) => new Map([...ids].map((id) => [id, ctx.profiles.get(id)])),
+    loadGraph: async () => ctx.graph,
+  };
+  const profileIds = {
+    warmup: [2, 7], singleRead: [1, 3, 5], singleWrite: [1, 3, 5], singleWriteSync: [1, 3],
+    neighborsData: [2, 3, 5, 6], neighbors2data: [2, 3, 4, 5],
+  };
+  for (const w of WORKLOADS) {
+    const expected = await loadExpected(dataset, [w]);
+    assert.deepEqual([...expected.profiles.keys()].sort(), profileIds[w.name] ?? [], w.name);
+    assert.equal(expected.graph, w.name === 'shortestPath' ? ctx.graph : null, w.name);
+    const inputs = w.inputs(expected);
+    const stored = { readCollection: async () => inputs.map((doc) => ({ ...doc })) };
+    const answers = w.name.startsWith('singleWrite') ? [] : await rightAnswers(w.name);
+    assert.deepEqual(await w.check(expected, inputs, answers, stored), [], w.name);
+  }
+});
+
+test('a profile missing from the context is an internal error, never a pass', async () => {
+  const profiles = new Map(ctx.profiles);
+  profiles.delete(3);
+  for (const name of ['singleRead', 'neighborsData', 'neighbors2data']) {
+    await assert.rejects(async () => failuresWith(name, () => {}, { ...ctx, profiles }),
+      /^Error: internal: profile 3 was not loaded for validation$/, name);
+  }
+});
+
+test('paths are asked for with the bound of 15 hops', async () => {
+  const calls = [];
+  const adapter = { shortestPath: async (...args) => { calls.push(args); return null; } };
+  await workload('shortestPath').call(adapter, ['P1', 'P4']);
+  await workload('hardPath').call(adapter, ['P1', 'P7']);
+  assert.deepEqual(calls, [['P1', 'P4', 15], ['P1', 'P7', 15]]);
 });
 
 for (const name of ['singleRead', 'warmup']) {
@@ -284,12 +323,14 @@ for (const name of ['singleWrite', 'singleWriteSync']) {
       assert.deepEqual(await storedFailures(copies().reverse()), []);
     });
 
-    test('through the memory store, the stored documents pass', async () => {
+    test('through the memory store, the stored documents pass and the collection is dropped after', async () => {
       const adapter = await makeStore();
       await workload(name).setup(adapter);
+      assert.deepEqual(await adapter.readCollection(name), []);
       for (const doc of inputs()) await workload(name).call(adapter, doc);
       assert.deepEqual(await workload(name).check(ctx, inputs(), [], adapter), []);
       await workload(name).teardown(adapter);
+      await assert.rejects(adapter.readCollection(name), /no temporary collection/);
     });
 
     test('more documents than written fail', async () => {

@@ -61,6 +61,9 @@ test('a key set must hold exactly the expected keys, each once', () => {
   assert.match(keySetDifference(expected, ['P1', 'P2', 3]), /missing \["P3"\], extra \[3\]/);
   assert.match(keySetDifference(expected, ['P1', 'P2', 'p3']), /extra \["p3"\]/);
   assert.match(keySetDifference([], ['P1']), /extra \["P1"\]/);
+  const many = ['P1', 'P2', 'P3', 'P4', 'P5', 'P6', 'P7'];
+  assert.equal(keySetDifference(many, ['P8', 'P9']),
+    '7 keys expected, 2 returned; missing ["P1","P2","P3","P4","P5"], extra ["P8","P9"]', 'five examples at most');
   assert.match(keySetDifference(expected, []), /missing \["P1","P2","P3"\]/);
   for (const got of [null, undefined, 'P1', { P1: true }]) {
     assert.match(keySetDifference(expected, got), /^expected an array of keys, got /);
@@ -78,6 +81,7 @@ test('a histogram must have every bucket, no other bucket, and numbers as counts
   assert.equal(histogramDifference(expected, { ...expected, 25: 3 }), 'AGE 25: expected 2, got 3');
   assert.equal(histogramDifference(expected, { ...expected, 25: 2n }), 'AGE 25: expected 2, got 2n');
   assert.equal(histogramDifference(expected, {}), 'AGE 0: expected 3, got no bucket');
+  assert.equal(histogramDifference({ 25: 2 }, { 25: 3, 18: 1 }), 'AGE 18: expected no bucket, got 1', 'the lowest AGE first');
   assert.equal(histogramDifference(withField(expected, 'toString', 1), expected), 'AGE toString: expected 1, got no bucket');
   for (const field of INHERITED) {
     assert.equal(histogramDifference(expected, withField(expected, field, 1)), `AGE ${field}: expected no bucket, got 1`);
@@ -91,6 +95,7 @@ test('abbreviate describes any value a driver may return without throwing', () =
   assert.equal(abbreviate(undefined), 'undefined');
   assert.equal(abbreviate(5n), '5n');
   assert.equal(abbreviate(Object.prototype.toString), '[function toString]');
+  assert.equal(abbreviate(() => 1), '[function anonymous]');
   assert.equal(abbreviate(Symbol('s')), 'Symbol(s)');
   assert.equal(abbreviate(cycle), '[object Object]');
   assert.equal(abbreviate('x'.repeat(500)).length, 160);
