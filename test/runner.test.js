@@ -99,14 +99,53 @@ test('an abort signal stops issuing operations and reports the run as aborted', 
 
 test('a server that stops answering is declared stalled instead of hanging', async () => {
   const begin = Date.now();
+  const progress = [];
   await assert.rejects(
     execute({
-      inputs: [1, 2, 3], adapter: null, concurrency: 2, stallTimeoutMs: 1500,
+      inputs: [1, 2, 3], adapter: null, concurrency: 2, stallTimeoutMs: 1500, onProgress: (done) => progress.push(done),
       call: (a, input) => (input === 1 ? Promise.resolve(1) : new Promise(() => {})),
     }),
-    (error) => error.code === ErrorCodes.TIMEOUT && /no operation completed for 2 s/.test(error.message),
+    (error) => error.code === ErrorCodes.TIMEOUT && error.message === 'no operation completed for 2 s (1 of 3 done); is the server still up?',
   );
   assert.ok(Date.now() - begin < 5000);
+  assert.ok(progress.length >= 1 && progress.every((done) => done === 1), `progress reports ${progress}`);
+});
+
+test('a slow but steady run is no stall: the stall clock restarts with every completed operation', async () => {
+  const outcome = await execute({
+    inputs: Array.from({ length: 9 }, (_, i) => i), adapter: null, concurrency: 1, stallTimeoutMs: 1000,
+    call: async (a, input) => {
+      await sleep(250);
+      return input;
+    },
+  });
+  assert.equal(outcome.completed, 9);
+  assert.equal(outcome.errors.length, 0);
+});
+
+test('a signal aborted before the start runs nothing', async () => {
+  let calls = 0;
+  const outcome = await execute({
+    inputs: [1, 2, 3], adapter: null, concurrency: 2, signal: AbortSignal.abort(),
+    call: async () => { calls += 1; },
+  });
+  assert.deepEqual([calls, outcome.completed, outcome.aborted], [0, 0, true]);
+  const free = await execute({ inputs: [1], adapter: null, concurrency: 1, call: async (a, input) => input });
+  assert.equal(free.aborted, false, 'no signal, no abort');
+});
+
+test('a connection that fails is closed and reported as E_CONNECT, naming the database and, when given, host:port', async () => {
+  const { connectAdapter } = await import('../runner/run.js');
+  let closed = 0;
+  const failing = (error) => ({
+    name: 'Failing',
+    create: () => ({ connect: async () => { throw error; }, close: async () => { closed += 1; } }),
+  });
+  await assert.rejects(connectAdapter(failing(new Error('refused')), { connectTimeoutMs: 500 }), { code: ErrorCodes.CONNECT, message: 'cannot connect to Failing: refused' });
+  await assert.rejects(connectAdapter(failing(new Error('refused')), { host: 'db', connectTimeoutMs: 500 }), { message: 'cannot connect to Failing at db: refused' });
+  const own = Object.assign(new Error('the adapter\'s own words'), { code: ErrorCodes.CONNECT });
+  await assert.rejects(connectAdapter(failing(own), { connectTimeoutMs: 500 }), (error) => error === own);
+  assert.equal(closed, 3);
 });
 
 test('a connection that never completes fails with E_CONNECT naming host:port in bounded time', async () => {
