@@ -77,7 +77,11 @@ test('each workload is timed and validated in every run, from a fresh connection
   assert.equal(log.calls, 12);
   assert.deepEqual(result.import, { reused: true, importedAt: '2026-01-01T00:00:00.000Z', ms: 5, diskBytes: null, diskScope: null, resources: null });
   assert.equal(result.dataset.sha256, dataset.sha256);
-  assert.deepEqual(result.db.version, '1.0');
+  assert.deepEqual(result.db, {
+    id: 'fake', name: 'Fake', version: '1.0', kind: 'embedded', execution: 'serial', driver: null, durability: {}, settings: {},
+  });
+  assert.deepEqual(result.dataset, { ...dataset, readStats: null });
+  assert.deepEqual(result.config, { concurrency: 2, runs: 3, stallTimeoutMs: 10_000 });
   assert.deepEqual([result.complete, result.interrupted, result.error], [true, false, null]);
 
   const { double: ok, wrong: bad, throws: failing, crash: broken, elsewhere } = result.workloads;
@@ -108,7 +112,18 @@ test('each workload is timed and validated in every run, from a fresh connection
   assert.deepEqual(updates.map((u) => u.complete), [false, false, false, false, true]);
 });
 
-test('setup runs before and teardown after each run of its workload, and an operation may stop early', async () => {
+test('the document names the driver\'s version and the settings the adapter reads', async () => {
+  const { description } = fakeDb();
+  const create = description.create;
+  const described = {
+    ...description, driver: 'yargs', create: () => ({ ...create(), settings: async () => ({ shared_buffers: '128MB' }) }),
+  };
+  const result = await run(described, [double], { runs: 1 }).promise;
+  assert.deepEqual(result.db.driver, { name: 'yargs', version: JSON.parse(readFileSync(new URL('../node_modules/yargs/package.json', import.meta.url), 'utf8')).version });
+  assert.deepEqual(result.db.settings, { shared_buffers: '128MB' });
+});
+
+test('setup runs before and teardown after each run of its workload', async () => {
   const { description } = fakeDb();
   const order = [];
   const staged = workload('double', async (adapter, n) => { order.push(`call ${n}`); return 2 * n; }, {
