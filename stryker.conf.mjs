@@ -24,7 +24,7 @@ const SCOPES = {
       ...readdirSync('results').filter((name) => name.endsWith('.js')).map((name) => `results/${name}`).filter((file) => !STATISTICS.includes(file)),
       'results/report/**/*.js',
     ],
-    tests: ['test/report/significance.test.js', 'test/report/report.test.js', COMPARE_SYNTHETIC, 'test/write.test.js', 'test/report/statistics.test.js'],
+    tests: ['test/report/compare-format.test.js', 'test/report/significance.test.js', 'test/report/report.test.js', COMPARE_SYNTHETIC, 'test/write.test.js', 'test/report/statistics.test.js'],
   },
   runner: {
     mutate: ['runner/**/*.js'],
@@ -63,8 +63,6 @@ export default {
   // A mutant that makes the tests loop (a stall watchdog that never fires) is cut off and counted as killed.
   timeoutMS: 20_000,
   timeoutFactor: 2,
-  incremental: true,
-  incrementalFile: `reports/mutation/${label}-incremental.json`,
   reporters: ['clear-text', 'progress', 'html', 'json'],
   htmlReporter: { fileName: `reports/mutation/${label}.html` },
   jsonReporter: { fileName: `reports/mutation/${label}.json` },

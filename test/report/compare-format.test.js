@@ -1,0 +1,83 @@
+// How `bench compare` and the reports write their figures: a comparison made up here, rendered as table and
+// Markdown, and the number formats they share.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { COMPARE_FORMATS } from '../../results/compare-format.js';
+import { formatBytes, formatCount, formatMs } from '../../results/format.js';
+
+const side = (label, status, medianMs) => ({ label, status, medianMs, runs: 3, reason: null });
+
+function comparison({ gate = null, warnings = [], summary = {} } = {}) {
+  return {
+    schema: 'db-shootout/compare@1',
+    statistics: { speedup: 'median(a) / median(b)', interval: { method: 'percentile bootstrap', level: 0.95, resamples: 10_000, seed: 1 } },
+    a: { label: 'before/', files: ['x.json'], database: 'sqlite', versions: ['3.45'], dataset: 'synthetic-tiny-s1-g1', harness: ['0.1.0'], config: [{ concurrency: 25, runs: 3 }] },
+    b: { label: 'after/', files: ['y.json', 'z.json'], database: 'sqlite', versions: ['3.45', '3.46'], dataset: 'synthetic-tiny-s1-g1', harness: ['0.1.0'], config: [{ concurrency: 25, runs: 3 }] },
+    workloads: [
+      { name: 'singleRead', compared: true, a: side('a', 'passed', 200), b: side('b', 'passed', 100), speedup: 2, ci: { low: 1.5, high: 2.5 }, changePct: -50, verdict: 'faster' },
+      { name: 'singleWrite', compared: true, a: side('a', 'passed', 10), b: side('b', 'passed', 12.5), speedup: 0.8, ci: null, changePct: 25, verdict: 'not significant' },
+      { name: 'aggregation', compared: true, a: side('a', 'passed', 0.5), b: side('b', 'failed', null), speedup: null, ci: null, changePct: null, verdict: null },
+      { name: 'warmup', compared: false, a: side('a', 'passed', 5), b: side('b', 'passed', 5), speedup: 1, ci: { low: 1, high: 1 }, changePct: 0, verdict: 'not significant' },
+    ],
+    summary: { geometricMeanSpeedup: 1.2649, compared: 2, faster: 1, slower: 0, notSignificant: 1, notComparable: ['aggregation'], ...summary },
+    gate,
+    warnings,
+  };
+}
+
+test('the table: one aligned row per workload, words where there is no time, the summary below', () => {
+  const text = COMPARE_FORMATS.table(comparison());
+  const lines = text.split('\n');
+  assert.equal(lines[0], 'a = before/: sqlite 3.45, harness 0.1.0, concurrency 25, 3 runs (1 file)');
+  assert.equal(lines[1], 'b = after/: sqlite 3.45 | 3.46, harness 0.1.0, concurrency 25, 3 runs (2 files)');
+  assert.equal(lines[2], 'dataset: synthetic-tiny-s1-g1');
+  assert.equal(lines[3], 'speedup = median(a) / median(b); 95% CI: percentile bootstrap, seed 1; faster or slower only when the interval excludes 1');
+  // Numbers right-aligned, words left-aligned, each column as wide as its widest cell.
+  assert.deepEqual(lines.slice(5, 10), [
+    'workload               a median ms  b median ms  speedup         95% CI  b time vs a  verdict',
+    'singleRead                     200          100    2.00×    1.50 – 2.50       -50.0%  faster',
+    'singleWrite                  10.00        12.50    0.80×  n/a (one run)       +25.0%  not significant',
+    'aggregation                  0.500       failed                                       not comparable',
+    'warmup (not compared)         5.00         5.00    1.00×    1.00 – 1.00         0.0%  not significant',
+  ]);
+  assert.equal(lines[11], 'summary: geometric mean speedup 1.265× over 2 workloads: b is faster in 1, slower in 0, not significantly different in 1; not comparable: aggregation');
+  assert.equal(text.endsWith('\n'), true);
+});
+
+test('the summary line for one workload, for none, and the gate and warnings after it', () => {
+  const one = COMPARE_FORMATS.table(comparison({ summary: { compared: 1, notComparable: [] } }));
+  assert.match(one, /^summary: geometric mean speedup 1\.265× over 1 workload: b is faster in 1, slower in 0, not significantly different in 1$/m);
+  const none = COMPARE_FORMATS.table(comparison({ summary: { geometricMeanSpeedup: null } }));
+  assert.match(none, /^summary: no workload passed on both sides$/m);
+  const failed = COMPARE_FORMATS.table(comparison({
+    gate: { failIfSlowerPct: 10, passed: false, failed: [{ workload: 'singleWrite', reason: '25% slower' }, { workload: 'aggregation', reason: 'failed validation in b' }] },
+    warnings: ['the results come from different machines'],
+  }));
+  assert.deepEqual(failed.trimEnd().split('\n').slice(-2), [
+    '--fail-if-slower 10%: FAILED: singleWrite 25% slower; aggregation failed validation in b',
+    'warning: the results come from different machines',
+  ]);
+  const passed = COMPARE_FORMATS.table(comparison({ gate: { failIfSlowerPct: 50, passed: true, failed: [] } }));
+  assert.match(passed, /^--fail-if-slower 50%: passed \(no workload is significantly slower by more than 50%\)$/m);
+});
+
+test('Markdown: a heading, the same lines as a list, a table with right-aligned numbers and escaped pipes', () => {
+  const text = COMPARE_FORMATS.markdown(comparison());
+  const lines = text.split('\n');
+  assert.equal(lines[0], '# db-shootout comparison');
+  assert.equal(lines[3], '- b = after/: sqlite 3.45 \\| 3.46, harness 0.1.0, concurrency 25, 3 runs (2 files)');
+  assert.ok(lines.includes('| workload | a median ms | b median ms | speedup | 95% CI | b time vs a | verdict |'));
+  assert.ok(lines.includes('|---|---:|---:|---:|---:|---:|---|'));
+  assert.ok(lines.includes('| singleRead | 200 | 100 | 2.00× | 1.50 – 2.50 | -50.0% | faster |'));
+  assert.ok(lines.includes('| aggregation | 0.500 | failed |  |  |  | not comparable |'));
+  assert.match(text, /^- summary: geometric mean speedup 1\.265×/m);
+  assert.deepEqual(JSON.parse(COMPARE_FORMATS.json(comparison())), comparison());
+});
+
+test('numbers: milliseconds to about three significant places, counts with separators, bytes in binary units', () => {
+  assert.deepEqual([formatMs(1234.5), formatMs(100), formatMs(99.996), formatMs(12.345), formatMs(1), formatMs(0.9994), formatMs(0.01)],
+    ['1235', '100', '100.00', '12.35', '1.00', '0.999', '0.010']);
+  assert.equal(formatCount(1234567), '1,234,567');
+  assert.deepEqual([formatBytes(0), formatBytes(1023), formatBytes(1024), formatBytes(1536 * 1024), formatBytes(5 * 1024 ** 3), formatBytes(3 * 1024 ** 5)],
+    ['0 B', '1023 B', '1.0 KiB', '1.5 MiB', '5.0 GiB', '3072.0 TiB']);
+});
