@@ -14,8 +14,9 @@ const SERVERS = { postgresql, mariadb, neo4j, orientdb };
 // How long a server may take to stop by itself before its process tree is killed. A clean stop of any of them
 // takes a few seconds; a MariaDB once ignored SIGTERM for more than a minute.
 export const STOP_GRACE_MS = 30_000;
-// How long after accepting connections the started process may take to be found holding the port.
-const CONFIRM_TIMEOUT_MS = 10_000;
+// How long after accepting connections the started process may take to be found holding its ports (a Java
+// server binds its HTTP connector after the one the harness uses).
+const CONFIRM_TIMEOUT_MS = 30_000;
 
 export const SERVER_FAMILIES = Object.keys(SERVERS);
 
@@ -53,7 +54,10 @@ export async function startServer(server, { cacheDir, port = server.defaultPort 
   mkdirSync(dir, { recursive: true });
   const started = await server.start({ dir, port, cacheDir });
   try {
-    await confirmOwnListener({ pid: started.pid, port, timeoutMs: CONFIRM_TIMEOUT_MS, logFile: started.logFile, family: server.name });
+    // Every port the server binds: a server that cannot bind its second one shuts down after it bound the first.
+    for (const own of [port, ...(started.otherPorts ?? [])]) {
+      await confirmOwnListener({ pid: started.pid, port: own, timeoutMs: CONFIRM_TIMEOUT_MS, logFile: started.logFile, family: server.name });
+    }
   } catch (error) {
     await killTree(await treeOf(started.pid), server.name);
     throw error;

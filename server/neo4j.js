@@ -59,14 +59,17 @@ export default {
     const httpPort = port - 213;
     await requireFreePort(httpPort, 'Neo4j (HTTP connector)');
     writeFileSync(path.join(home, 'conf', 'neo4j.conf'), configuration({ home, port, httpPort }));
-    const logFile = path.join(dir, 'neo4j.log');
-    const log = openSync(logFile, 'a');
+    // Neo4j writes its own log below its home; the JVM's output (a crash before logging starts) goes beside it.
+    const logFile = path.join(home, 'logs', 'neo4j.log');
+    const log = openSync(path.join(dir, 'neo4j.out'), 'a');
     const child = spawn('java', [...JVM_FLAGS, '-cp', `${libDir(dir)}/*`, MAIN_CLASS, `--home-dir=${home}`, `--config-dir=${path.join(home, 'conf')}`],
       { detached: true, stdio: ['ignore', log, log] });
     closeSync(log);
     child.unref();
     await waitUntilAccepting({ port, pid: child.pid, timeoutMs: START_TIMEOUT_MS, logFile, family: 'Neo4j' });
-    return { host: LOCALHOST, port, user: null, database: null, pid: child.pid, dataDir: path.join(home, 'data'), logFile, program: 'java' };
+    return {
+      host: LOCALHOST, port, otherPorts: [httpPort], user: null, database: null, pid: child.pid, dataDir: path.join(home, 'data'), logFile, program: 'java',
+    };
   },
 
   async requestStop(state) {

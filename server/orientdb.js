@@ -63,7 +63,9 @@ export default {
     child.unref();
     // server.sh execs java, so the child's pid is the server's.
     await waitUntilAccepting({ port, pid: child.pid, timeoutMs: START_TIMEOUT_MS, logFile, family: 'OrientDB' });
-    return { host: LOCALHOST, port, user: 'root', database: null, pid: child.pid, dataDir: path.join(root, 'databases'), logFile, program: 'java' };
+    return {
+      host: LOCALHOST, port, otherPorts: [httpPort], user: 'root', database: null, pid: child.pid, dataDir: path.join(root, 'databases'), logFile, program: 'java',
+    };
   },
 
   async requestStop(state) {
