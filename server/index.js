@@ -42,7 +42,7 @@ export async function installServer(server, { cacheDir, log }) {
   return installed;
 }
 
-export async function startServer(server, { cacheDir, port = server.defaultPort }) {
+export async function startServer(server, { cacheDir, port = server.defaultPort, confirmTimeoutMs = CONFIRM_TIMEOUT_MS }) {
   const running = runningServer(cacheDir, server.family);
   if (running) return { ...running, alreadyRunning: true };
   const dir = serverDir(cacheDir, server.family);
@@ -56,7 +56,7 @@ export async function startServer(server, { cacheDir, port = server.defaultPort 
   try {
     // Every port the server binds: a server that cannot bind its second one shuts down after it bound the first.
     for (const own of [port, ...(started.otherPorts ?? [])]) {
-      await confirmOwnListener({ pid: started.pid, port: own, timeoutMs: CONFIRM_TIMEOUT_MS, logFile: started.logFile, family: server.name });
+      await confirmOwnListener({ pid: started.pid, port: own, timeoutMs: confirmTimeoutMs, logFile: started.logFile, family: server.name });
     }
   } catch (error) {
     await killTree(await treeOf(started.pid), server.name);

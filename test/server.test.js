@@ -178,6 +178,28 @@ describe('stopping and starting a local server (stand-in family)', () => {
     assert.equal(stopServerMessage({ name: 'MariaDB' }, { pid: 7, killed: false, graceMs: 30_000 }), 'MariaDB stopped (pid 7)');
   });
 
+  test('a start fails when a second port the server binds is held by another process', async () => {
+    const base = standIn(LISTEN);
+    const holder = await listen();
+    let pid = null;
+    const server = {
+      ...base,
+      async start(options) {
+        const state = await base.start(options);
+        pid = state.pid;
+        return { ...state, otherPorts: [holder.address().port] };
+      },
+    };
+    try {
+      await assert.rejects(startServer(server, { cacheDir, port: await freePort(), confirmTimeoutMs: 2000 }),
+        (error) => error.code === ErrorCodes.CONNECT && new RegExp(`port ${holder.address().port} is not its own`).test(error.message));
+      assert.equal(isAlive(pid), false, 'the process it started is killed');
+    } finally {
+      holder.close();
+      if (pid && isAlive(pid)) process.kill(pid, 'SIGKILL');
+    }
+  });
+
   for (const [behaviour, script, pattern] of [
     ['keeps running without the port', IMPOSTOR, /is running, but port \d+ is not its own[^]*cannot listen: EADDRINUSE/],
     ['exits', QUITTER, /exited during start-up; port \d+ is held by another process[^]*cannot listen: EADDRINUSE/],
@@ -198,7 +220,7 @@ describe('stopping and starting a local server (stand-in family)', () => {
         },
       };
       try {
-        await assert.rejects(startServer(server, { cacheDir, port }),
+        await assert.rejects(startServer(server, { cacheDir, port, confirmTimeoutMs: 2000 }),
           (error) => error.code === ErrorCodes.CONNECT && pattern.test(error.message));
         assert.equal(existsSync(stateFile(cacheDir, 'standin')), false, 'no state recorded');
         assert.ok(pid === null || !isAlive(pid), 'the process it started is gone');
