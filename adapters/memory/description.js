@@ -6,7 +6,8 @@ export default {
   kind: 'embedded',
   driver: null,
   supports: ['singleRead', 'singleWrite', 'singleWriteSync', 'aggregation',
-    'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath'],
+    'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath',
+    'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument'],
   durability: {
     singleWrite: 'none: documents live in process memory only.',
     singleWriteSync: 'none: identical to singleWrite; there is nothing to make durable.',

@@ -2,6 +2,7 @@
 // tested, and it measures the harness's own overhead: its operations cost almost nothing, so any time
 // the runner reports on top of them is the runner's.
 import { BenchError, ErrorCodes } from '../../core/errors.js';
+import { deleteDocument, getDocument, insertDocument, updateDocument } from './crud.js';
 
 // Stores outlive adapter instances, as a server's data outlives its connections: each run of a
 // benchmark connects afresh and must find the imported dataset.
@@ -146,13 +147,29 @@ export class MemoryAdapter {
   }
 
   async singleWrite(collection, doc) {
-    const documents = this.#temp(collection);
-    if (documents.has(doc._key)) throw new Error(`memory adapter: duplicate key ${doc._key}`);
-    documents.set(doc._key, Object.freeze({ ...doc }));
+    insertDocument(this.#temp(collection), doc);
   }
 
   async singleWriteSync(collection, doc) {
     return this.singleWrite(collection, doc);
+  }
+
+  // --- the crud suite's document operations (crud.js); `durable` changes nothing in memory ---
+
+  async insertDocument(collection, doc) {
+    insertDocument(this.#temp(collection), doc);
+  }
+
+  async getDocument(collection, key) {
+    return getDocument(this.#temp(collection), key);
+  }
+
+  async updateDocument(collection, key, doc) {
+    updateDocument(this.#temp(collection), key, doc);
+  }
+
+  async deleteDocument(collection, key) {
+    deleteDocument(this.#temp(collection), key);
   }
 
   async aggregation() {
