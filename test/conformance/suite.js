@@ -5,10 +5,12 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { ErrorCodes } from '../../core/errors.js';
 import { documentDifference, histogramDifference, keySetDifference } from '../../workloads/compare.js';
+import { crudCases } from './crud.js';
 import { AGE_HISTOGRAM, FULL_DOCUMENT, NEIGHBORS, NEIGHBORS2, PATHS, PROFILES, RELATIONS } from './fixture.js';
 
 export const OPERATIONS = ['singleRead', 'singleWrite', 'singleWriteSync', 'aggregation', 'neighbors',
-  'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath'];
+  'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath',
+  'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument'];
 const LIFECYCLE = ['connect', 'close', 'serverVersion', 'warmup', 'inspectNamespace', 'resetNamespace',
   'writeMarker', 'importProfiles', 'importRelations', 'createIndexes', 'counts',
   'createTempCollection', 'dropTempCollection', 'countDocuments', 'readDocument', 'readCollection'];
@@ -294,6 +296,9 @@ export function conformanceCases(description) {
       }
     });
   });
+
+  // The crud suite's document operations, each case skipped unless the operations it calls are supported.
+  cases.push(...crudCases(description, { withAdapter, assertNoDifference }));
 
   // A stall or Ctrl-C closes the adapter while operations run; with an asynchronous native driver, freeing the
   // database under a running statement is how a process crashes. Closed at once, and after the first answer.
