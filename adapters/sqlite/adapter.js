@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { BenchError, ErrorCodes } from '../../core/errors.js';
+import { deleteDocument, getDocument, insertDocument, updateDocument } from './crud.js';
 import {
   createIndexesSql,
   createTablesSql,
@@ -24,6 +25,12 @@ export class SqliteAdapter {
   #db = null;
   #statements = new Map();
   #paths = null;
+  // What crud.js needs of the connection.
+  #store = {
+    statement: (sql) => this.#statement(sql),
+    table: (name) => this.#tables.temp(name),
+    write: (durable, work) => this.#write(durable, work),
+  };
 
   constructor(options) {
     this.#tables = namespaceTables(options.namespace);
@@ -203,18 +210,11 @@ export class SqliteAdapter {
   }
 
   async singleWrite(collection, doc) {
-    this.#insertTemp(collection, doc);
+    insertDocument(this.#store, collection, doc, { durable: false });
   }
 
-  // Operations never interleave on this synchronous connection, so switching the pragma around the insert
-  // makes exactly this commit wait for fsync.
   async singleWriteSync(collection, doc) {
-    this.#setSynchronous('FULL');
-    try {
-      this.#insertTemp(collection, doc);
-    } finally {
-      this.#setSynchronous('NORMAL');
-    }
+    insertDocument(this.#store, collection, doc, { durable: true });
   }
 
   async aggregation() {
@@ -277,8 +277,7 @@ export class SqliteAdapter {
   }
 
   async readDocument(name, key) {
-    const doc = this.#statement(`SELECT doc FROM ${this.#tables.temp(name)} WHERE _key = ?`).pluck().get(key);
-    return doc === undefined ? null : JSON.parse(doc);
+    return getDocument(this.#store, name, key);
   }
 
   async readCollection(name) {
@@ -286,12 +285,37 @@ export class SqliteAdapter {
     return docs.map((doc) => JSON.parse(doc));
   }
 
-  #insertTemp(collection, doc) {
-    this.#statement(`INSERT INTO ${this.#tables.temp(collection)} (_key, doc) VALUES (?, ?)`)
-      .run(doc._key ?? null, JSON.stringify(doc));
+  // --- the crud suite's document operations (crud.js) ---
+
+  async insertDocument(collection, doc, options) {
+    insertDocument(this.#store, collection, doc, options);
+  }
+
+  async getDocument(collection, key) {
+    return getDocument(this.#store, collection, key);
+  }
+
+  async updateDocument(collection, key, doc, options) {
+    updateDocument(this.#store, collection, key, doc, options);
+  }
+
+  async deleteDocument(collection, key, options) {
+    deleteDocument(this.#store, collection, key, options);
   }
 
   // --- connection ---
+
+  // A durable write runs with synchronous=FULL. Operations never interleave on this synchronous connection, so
+  // switching the pragma around the write makes exactly this commit wait for fsync.
+  #write(durable, work) {
+    if (!durable) return work();
+    this.#setSynchronous('FULL');
+    try {
+      return work();
+    } finally {
+      this.#setSynchronous('NORMAL');
+    }
+  }
 
   #setSynchronous(mode) {
     this.#statement(`PRAGMA synchronous = ${mode}`).run();

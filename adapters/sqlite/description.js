@@ -7,7 +7,8 @@ export default {
   kind: 'embedded',
   driver: 'better-sqlite3',
   supports: ['singleRead', 'singleWrite', 'singleWriteSync', 'aggregation',
-             'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath'],
+             'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath',
+             'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument'],
   durability: {
     singleWrite: 'WAL journal, synchronous=NORMAL: survives a process crash, not a power loss.',
     singleWriteSync: 'WAL journal, synchronous=FULL: fsync on every commit.',

@@ -88,6 +88,7 @@ describe('sqlite description', () => {
     assert.deepStrictEqual(sqlite.supports, [
       'singleRead', 'singleWrite', 'singleWriteSync', 'aggregation',
       'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath',
+      'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument',
     ]);
     assert.deepStrictEqual(Object.keys(sqlite.durability), ['singleWrite', 'singleWriteSync']);
   });
