@@ -2,6 +2,7 @@
 // render each in their own syntax, so the three always say the same thing.
 import { formatBytes, formatCount, formatMs } from '../format.js';
 import { countFiles } from './datasets.js';
+import { durabilityBlocks } from './durability.js';
 
 const MARK_NOT_SIGNIFICANT = '~';
 const MARK_CLIENT_BOUND = '!';
@@ -133,6 +134,7 @@ function legend(report) {
 }
 
 export function reportBlocks(report) {
+  if (report.databases.length === 0) return durabilityBlocks(report);
   const compared = report.workloads.filter((w) => w.compared);
   const separate = report.workloads.filter((w) => !w.compared);
   const blocks = [
@@ -157,7 +159,7 @@ export function reportBlocks(report) {
       header: DETAIL_HEADER.slice(0, -1).concat(''), numeric: DETAIL_NUMERIC, rows: detailRows(report, separate),
     });
   }
-  blocks.push(resources(report), reproducibility(report), legend(report));
+  blocks.push(resources(report), reproducibility(report), ...durabilityBlocks(report), legend(report));
   if (report.warnings.length > 0) blocks.push({ kind: 'list', id: 'warnings', title: 'Warnings', items: report.warnings.map((w) => ({ label: 'warning', lines: [w] })) });
   return blocks;
 }

@@ -3,6 +3,7 @@
 import { BOOTSTRAP } from '../bootstrap.js';
 import { distinct, groupByDatabase, isCompared, poolDatabase, workloadNames } from './aggregate.js';
 import { countFiles, datasetGroups, fileLines, selectDataset } from './datasets.js';
+import { durabilityReport, isCrashDocument } from './durability.js';
 import { ReportErrorCodes, reportError } from './errors.js';
 import { chooseBaseline, normaliseWorkload } from './normalise.js';
 
@@ -81,8 +82,19 @@ function orderDatabases(databases, baselineId) {
 const REMEDY = 'pass --allow-mixed to report them anyway, with a warning';
 
 // `given`: [{ file, result }] from load.js. Options: `baseline` (a database id), `dataset` (a dataset id),
-// `allowMixed`.
-export function buildReport(given, { baseline: requested, dataset, allowMixed = false } = {}) {
+// `allowMixed`. Crash tests (`bench crash`) go to `durability`; a report of them alone has no workloads.
+export function buildReport(given, options = {}) {
+  const runs = given.filter((document) => !isCrashDocument(document));
+  const durability = durabilityReport(given.filter(isCrashDocument));
+  if (runs.length === 0) {
+    return {
+      schema: REPORT_SCHEMA, statistics: STATISTICS, baseline: null, datasets: [], datasetChoice: null, databases: [], workloads: [], durability, warnings: [],
+    };
+  }
+  return { ...buildRunReport(runs, options), durability };
+}
+
+function buildRunReport(given, { baseline: requested, dataset, allowMixed = false }) {
   const warnings = [];
   const { documents, choice } = selectDataset(given, { dataset, allowMixed });
   const names = workloadNames(documents);

@@ -62,7 +62,7 @@ export function chartData(report) {
       values: ids.map((id) => w.results[id].normalisedPct),
       baselineIndex: ids.indexOf(report.baseline.id),
     })) : [],
-    throughput: !several && passed(single.id).length > 0 ? {
+    throughput: !several && single && passed(single.id).length > 0 ? {
       database: single.id,
       workloads: passed(single.id).map((w) => w.name),
       opsPerSec: passed(single.id).map((w) => w.results[single.id].opsPerSec),

@@ -23,7 +23,8 @@ function checkDocument(file, document) {
   const problem = document === null || typeof document !== 'object' ? 'not a JSON object'
     : document.schema !== RESULT_SCHEMA ? `schema is ${JSON.stringify(document.schema ?? null)}, expected "${RESULT_SCHEMA}"`
       : typeof document.db?.id !== 'string' ? 'no db.id'
-        : typeof document.dataset?.id !== 'string' ? 'no dataset.id'
+        // A crash test (`bench crash`) has a durability section instead of a dataset.
+        : typeof document.dataset?.id !== 'string' && !(document.durability && typeof document.durability === 'object') ? 'no dataset.id'
           : document.workloads === null || typeof document.workloads !== 'object' ? 'no workloads object'
             : null;
   if (problem) throw reportError(ReportErrorCodes.NOT_A_RESULT, `${file} is not a ${RESULT_SCHEMA} result document: ${problem}`);
