@@ -6,6 +6,7 @@ import { BenchError, ErrorCodes } from '../../core/errors.js';
 import { BulkLoad, IMPORT_STREAMS, split } from '../bulk-load.js';
 import { REPORTED_SETTINGS, openPool } from './connection.js';
 import { CopyStream, copyLine } from './copy.js';
+import { deleteDocument, getDocument, insertDocument, updateDocument } from './crud.js';
 import {
   INSPECT_SQL, OWN_TABLES_SQL, createIndexesSql, createNamespaceSql, createTempCollectionSql, dropNamespaceSql,
   namespaceNames, quote, schemaName,
@@ -47,8 +48,8 @@ function tempStatements(table, model) {
   return {
     insert: `INSERT INTO ${table} (${columnList(model)}) VALUES (${placeholders})`,
     count: `SELECT count(*)::int FROM ${table}`,
-    read: `SELECT ${model.documentSql} FROM ${table} AS p WHERE p._key = $1`,
-    readAll: `SELECT ${model.documentSql} FROM ${table} AS p`,
+    read: `SELECT ${model.tempDocumentSql} FROM ${table} AS p WHERE p._key = $1`,
+    readAll: `SELECT ${model.tempDocumentSql} FROM ${table} AS p`,
   };
 }
 
@@ -66,6 +67,8 @@ export class PostgresAdapter {
   #preparedNames = new Map();
   // The synchronous_commit each connection was last set to (see #setCommitMode).
   #commitModes = new WeakMap();
+  // What crud.js needs of the connection.
+  #store;
 
   constructor(options, { label, model }) {
     this.#label = label;
@@ -73,6 +76,12 @@ export class PostgresAdapter {
     this.#model = model;
     this.#names = namespaceNames(label, schemaName(label, options.namespace, model.schemaSuffix));
     this.#sql = statements(this.#names, model);
+    this.#store = {
+      label,
+      table: (name) => this.#names.temp(name),
+      rows: (text, values) => this.#run(text, values),
+      write: (durable, text, values) => this.#write(durable, text, values),
+    };
     this.#bulk = new BulkLoad({
       streams: Math.min(IMPORT_STREAMS, options.concurrency),
       failed: (table, error) => copyFailed(label, table, error),
@@ -267,11 +276,11 @@ export class PostgresAdapter {
   }
 
   async singleWrite(collection, doc) {
-    await this.#insert(collection, doc, 'off');
+    await this.#write(false, this.#temp(collection).insert, this.#model.rowValues(doc));
   }
 
   async singleWriteSync(collection, doc) {
-    await this.#insert(collection, doc, 'on');
+    await this.#write(true, this.#temp(collection).insert, this.#model.rowValues(doc));
   }
 
   async aggregation() {
@@ -324,13 +333,22 @@ export class PostgresAdapter {
     return (await this.#run(this.#temp(name).readAll)).map(([doc]) => doc);
   }
 
-  async #insert(collection, doc, commitMode) {
-    const values = this.#model.rowValues(doc);
-    const insert = this.#temp(collection).insert;
-    await this.#withClient(async (client) => {
-      await this.#setCommitMode(client, commitMode);
-      await client.query(this.#prepared(insert, values));
-    });
+  // --- the crud suite's document operations (crud.js) ---
+
+  async insertDocument(collection, doc, options) {
+    await insertDocument(this.#store, collection, doc, options);
+  }
+
+  async getDocument(collection, key) {
+    return getDocument(this.#store, collection, key);
+  }
+
+  async updateDocument(collection, key, doc, options) {
+    await updateDocument(this.#store, collection, key, doc, options);
+  }
+
+  async deleteDocument(collection, key, options) {
+    await deleteDocument(this.#store, collection, key, options);
   }
 
   #temp(name) {
@@ -343,6 +361,15 @@ export class PostgresAdapter {
   }
 
   // --- connection ---
+
+  // One prepared statement on a connection whose synchronous_commit is singleWrite's (off) or singleWriteSync's
+  // (on, durable).
+  async #write(durable, text, values) {
+    return this.#withClient(async (client) => {
+      await this.#setCommitMode(client, durable ? 'on' : 'off');
+      return client.query(this.#prepared(text, values));
+    });
+  }
 
   // synchronous_commit is a session setting. Each connection remembers the mode it was last set to, so a write
   // costs one round trip, plus one SET the first time a connection switches modes; no other operation depends

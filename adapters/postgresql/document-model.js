@@ -12,6 +12,9 @@ export const documentModel = {
   rowValues: (doc) => [doc._key ?? null, JSON.stringify(doc)],
   // The document of the row `p`, as the one column a read selects.
   documentSql: 'p.doc',
+  // Temporary collections have the same column, which holds the crud suite's documents (crud.js) as well.
+  tempColumnsSql: 'doc jsonb NOT NULL',
+  tempDocumentSql: 'p.doc',
   // ->> gives the number as text and a missing AGE as NULL, which is exactly the histogram's String(AGE).
   ageSql: "p.doc ->> 'AGE'",
 };

@@ -123,6 +123,6 @@ export function createTempCollectionSql(table, model) {
   // UNIQUE rather than PRIMARY KEY: a document without _key is stored too (NULLs never collide).
   return `
     DROP TABLE IF EXISTS ${table};
-    CREATE TABLE ${table} (_key text COLLATE "C" UNIQUE, ${model.columnsSql});
+    CREATE TABLE ${table} (_key text COLLATE "C" UNIQUE, ${model.tempColumnsSql});
   `;
 }

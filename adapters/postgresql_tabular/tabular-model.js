@@ -17,12 +17,14 @@ function checkFields(doc) {
   }
 }
 
+const COLUMNS_SQL = FIELDS.slice(1)
+  .map((field) => `${quote(field)} ${INTEGER_COLUMNS.has(field) ? 'integer' : 'text'}`)
+  .join(', ');
+
 export const tabularModel = {
   schemaSuffix: SCHEMA_SUFFIXES.tabular,
-  // The columns after `_key`, for profiles and temporary collections alike.
-  columnsSql: FIELDS.slice(1)
-    .map((field) => `${quote(field)} ${INTEGER_COLUMNS.has(field) ? 'integer' : 'text'}`)
-    .join(', '),
+  // The columns after `_key`.
+  columnsSql: COLUMNS_SQL,
   // The columns `rowValues` fills, in its order, for COPY and INSERT; an absent field is NULL.
   columns: FIELDS,
   rowValues(doc) {
@@ -33,6 +35,11 @@ export const tabularModel = {
   // numbers, and jsonb_strip_nulls drops the NULL columns, so an absent field stays absent. One jsonb value per
   // row parses faster in the driver than 59 columns.
   documentSql: 'jsonb_strip_nulls(to_jsonb(p))',
+  // A temporary collection holds the social suite's profiles in the typed columns and the crud suite's
+  // documents, whose field names no column can foresee, whole in a jsonb column `doc` (../postgresql/crud.js);
+  // a row fills one or the other. A profile's row reads as above (its NULL `doc` is stripped with the rest).
+  tempColumnsSql: `${COLUMNS_SQL}, doc jsonb`,
+  tempDocumentSql: 'coalesce(p.doc, jsonb_strip_nulls(to_jsonb(p)))',
   // An integer (or NULL); the histogram's keys are String(AGE).
   ageSql: 'p."AGE"',
 };
