@@ -71,3 +71,35 @@ export function histogramDifference(expected, got) {
   }
   return null;
 }
+
+// A whole collection read back after the clock stopped against the documents it must hold: exactly their keys,
+// each once, each document equal to its counterpart. Returns the failures as { input, problem }. A Map by key
+// keeps this linear in the number of documents.
+export function collectionDifferences(expected, stored) {
+  const all = `${expected.length} documents`;
+  if (!Array.isArray(stored)) {
+    return [{ input: all, problem: `expected an array of documents, got ${abbreviate(stored)}` }];
+  }
+  const failures = [];
+  if (stored.length !== expected.length) {
+    failures.push({ input: all, problem: `the collection holds ${stored.length} documents` });
+  }
+  const written = new Map(expected.map((doc) => [doc._key, doc]));
+  const seen = new Set();
+  for (const doc of stored) {
+    const key = doc !== null && typeof doc === 'object' && Object.hasOwn(doc, '_key') ? doc._key : undefined;
+    if (!written.has(key)) {
+      failures.push({ input: key, problem: `a document that was not written: ${abbreviate(doc)}` });
+    } else if (seen.has(key)) {
+      failures.push({ input: key, problem: 'stored more than once' });
+    } else {
+      seen.add(key);
+      const problem = documentDifference(written.get(key), doc);
+      if (problem) failures.push({ input: key, problem });
+    }
+  }
+  for (const [key, doc] of written) {
+    if (!seen.has(key)) failures.push({ input: key, problem: `not in the collection; written ${abbreviate(doc)}` });
+  }
+  return failures;
+}

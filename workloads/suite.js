@@ -4,7 +4,9 @@
 import { profileKey, profileId } from '../datasets/columns.js';
 import { MAX_PATH_DEPTH } from '../datasets/scales.js';
 import { hasEdge } from '../datasets/graph.js';
-import { abbreviate, documentDifference, histogramDifference, keySetDifference } from './compare.js';
+import {
+  abbreviate, collectionDifferences, documentDifference, histogramDifference, keySetDifference,
+} from './compare.js';
 
 function expectedDocument(ctx, id) {
   const doc = ctx.profiles.get(id);
@@ -51,37 +53,6 @@ function writeBodies(count) {
     .map((id, i) => ({ ...expectedDocument(ctx, id), _key: `W${i + 1}` }));
 }
 
-// Every written document, read back in one bulk read after the clock stopped: exactly the written keys, each
-// once, each document equal to its input. A Map by key keeps this linear in the number of writes.
-function writtenDifferences(inputs, stored) {
-  const all = `${inputs.length} writes`;
-  if (!Array.isArray(stored)) {
-    return [{ input: all, problem: `expected an array of documents, got ${abbreviate(stored)}` }];
-  }
-  const failures = [];
-  if (stored.length !== inputs.length) {
-    failures.push({ input: all, problem: `the collection holds ${stored.length} documents` });
-  }
-  const written = new Map(inputs.map((doc) => [doc._key, doc]));
-  const seen = new Set();
-  for (const doc of stored) {
-    const key = doc !== null && typeof doc === 'object' && Object.hasOwn(doc, '_key') ? doc._key : undefined;
-    if (!written.has(key)) {
-      failures.push({ input: key, problem: `a document that was not written: ${abbreviate(doc)}` });
-    } else if (seen.has(key)) {
-      failures.push({ input: key, problem: 'stored more than once' });
-    } else {
-      seen.add(key);
-      const problem = documentDifference(written.get(key), doc);
-      if (problem) failures.push({ input: key, problem });
-    }
-  }
-  for (const [key, doc] of written) {
-    if (!seen.has(key)) failures.push({ input: key, problem: `not in the collection; written ${abbreviate(doc)}` });
-  }
-  return failures;
-}
-
 function writeWorkload(name, description, count) {
   return {
     name,
@@ -93,7 +64,7 @@ function writeWorkload(name, description, count) {
     call: (adapter, doc) => adapter[name](name, doc),
     setup: (adapter) => adapter.createTempCollection(name),
     teardown: (adapter) => adapter.dropTempCollection(name),
-    check: async (ctx, inputs, answers, adapter) => writtenDifferences(inputs, await adapter.readCollection(name)),
+    check: async (ctx, inputs, answers, adapter) => collectionDifferences(inputs, await adapter.readCollection(name)),
   };
 }
 

@@ -336,7 +336,7 @@ for (const name of ['singleWrite', 'singleWriteSync']) {
     test('more documents than written fail', async () => {
       const failures = await storedFailures([...copies(), { ...copies()[0], _key: 'W9' }]);
       const count = inputs().length;
-      assert.deepEqual(failures.map((f) => f.input), [`${count} writes`, 'W9']);
+      assert.deepEqual(failures.map((f) => f.input), [`${count} documents`, 'W9']);
       assert.equal(failures[0].problem, `the collection holds ${count + 1} documents`);
       assert.match(failures[1].problem, /^a document that was not written: \{"_key":"W9"/);
     });
@@ -344,7 +344,7 @@ for (const name of ['singleWrite', 'singleWriteSync']) {
     test('fewer documents than written fail, the last one missing', async () => {
       const failures = await storedFailures(copies().slice(0, -1));
       const count = inputs().length;
-      assert.deepEqual(failures.map((f) => f.input), [`${count} writes`, `W${count}`]);
+      assert.deepEqual(failures.map((f) => f.input), [`${count} documents`, `W${count}`]);
       assert.equal(failures[0].problem, `the collection holds ${count - 1} documents`);
       assert.match(failures[1].problem, /^not in the collection; written \{/);
     });
@@ -365,7 +365,7 @@ for (const name of ['singleWrite', 'singleWriteSync']) {
 
     test('a key stored twice fails, with one document more than written', async () => {
       const failures = await storedFailures([...copies(), copies()[1]]);
-      assert.deepEqual(failures.map((f) => f.input), [`${inputs().length} writes`, 'W2']);
+      assert.deepEqual(failures.map((f) => f.input), [`${inputs().length} documents`, 'W2']);
       assert.equal(failures[1].problem, 'stored more than once');
     });
 
@@ -399,7 +399,7 @@ for (const name of ['singleWrite', 'singleWriteSync']) {
 
     test('an answer that is not an array fails', async () => {
       for (const stored of [null, undefined, {}, inputs().length]) {
-        assertOneFailure(await storedFailures(stored), `${inputs().length} writes`, /^expected an array of documents, got /);
+        assertOneFailure(await storedFailures(stored), `${inputs().length} documents`, /^expected an array of documents, got /);
       }
     });
 
