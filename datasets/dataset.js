@@ -41,7 +41,10 @@ export async function writeDataset({ dir, scale, seed = DEFAULT_SEED, onProgress
     relations: ids.count,
     files: { profiles: await fileRecord(dir, PROFILES_FILE), relations: await fileRecord(dir, RELATIONS_FILE) },
   };
-  return completeDataset(dir, manifest, artefacts);
+  const dataset = await completeDataset(dir, manifest, artefacts);
+  // The last phase ends here; the others end where the next one starts.
+  onProgress?.({ phase: 'checksums', done: 1, total: 1 });
+  return dataset;
 }
 
 async function prepareSynthetic({ scale, seed, cacheDir, onProgress }) {

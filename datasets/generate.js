@@ -286,7 +286,7 @@ async function writeProfiles(file, n, rng, report) {
       if (position + 3 * line.length > CHUNK_BYTES) {
         await handle.write(buffer, 0, position);
         position = 0;
-        report(id);
+        report(id - 1);
       }
       position += buffer.write(line, position);
     }
@@ -442,7 +442,8 @@ function relationRows(n, rng, report) {
       if (v > 1) { relate(v, earlier(v, HIDDEN)); listed = 1; }
       for (; listed < degree; listed += 1) relate(v, target(v));
     }
-    if (v % 65536 === 0) report(v);
+    // The relations drawn so far, a few duplicates included: the total is known only once they are removed.
+    if (v % 65536 === 0) report(edges.count);
   }
   return adjacency(n, edges.from.subarray(0, edges.count), edges.to.subarray(0, edges.count));
 }
@@ -473,7 +474,7 @@ export async function writeRelations(file, rows, n, report = () => {}) {
         if (position > limit) {
           await handle.write(buffer, 0, position);
           position = 0;
-          report(v);
+          report(e);
         }
         position = writeDecimal(buffer, position, v);
         buffer[position++] = 0x09;
@@ -501,6 +502,8 @@ function progress(onProgress, phase, total) {
   };
 }
 
+// onProgress({ phase, done, total }) counts what its phase names: profiles, relations drawn (total null until
+// the last call), relations written.
 export async function generate({ dir, scale, seed, onProgress }) {
   const n = scaleSizes(scale).profiles;
   const profileRandom = createRandom(seed, PROFILE_STREAM);
@@ -512,13 +515,16 @@ export async function generate({ dir, scale, seed, onProgress }) {
   await writeProfiles(path.join(dir, PROFILES_FILE), n, profileRandom, profilesDone);
   profilesDone(n);
 
-  const relationsDone = progress(onProgress, 'relations', n);
-  const rows = relationRows(n, relationRandom, relationsDone);
-  relationsDone(n);
+  // How many relations there will be is known only at the end of the phase that draws them.
+  const drawn = (done, total = null) => onProgress?.({ phase: 'relations', done, total });
+  drawn(0);
+  const rows = relationRows(n, relationRandom, drawn);
+  const relations = rows.targets.length;
+  drawn(relations, relations);
 
-  const writingDone = progress(onProgress, 'writing relations', n);
+  const writingDone = progress(onProgress, 'writing relations', relations);
   await writeRelations(path.join(dir, RELATIONS_FILE), rows, n, writingDone);
-  writingDone(n);
+  writingDone(relations);
 
-  return { profiles: n, relations: rows.targets.length, ms: performance.now() - begin };
+  return { profiles: n, relations, ms: performance.now() - begin };
 }

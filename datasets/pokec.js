@@ -118,7 +118,10 @@ async function writePokec({ dir, scale, seed, skipBad, sources, onProgress }) {
       relationsDropped: { withoutProfile: ids.count - kept, duplicates: kept - g.outTargets.length },
     },
   };
-  return completeDataset(dir, manifest, artefacts);
+  const dataset = await completeDataset(dir, manifest, artefacts);
+  // The last phase ends here; the others end where the next one starts.
+  onProgress?.({ phase: 'checksums', done: 1, total: 1 });
+  return dataset;
 }
 
 export async function preparePokec({ scale, seed, cacheDir, onProgress, skipBad = false }) {

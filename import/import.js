@@ -78,6 +78,16 @@ async function importFile({ dataset, role, read, batchSize, stats, store, bar })
   return sha256;
 }
 
+// Work without countable steps (the server's own, mostly), shown as a step of one: the time it has taken so far.
+async function untilDone(progress, label, work) {
+  const shown = progress?.bar(label, 1);
+  try {
+    return await work();
+  } finally {
+    shown?.stop();
+  }
+}
+
 // Resolves with the import's timings and `sha256`, the checksums of the files as this import read them, or as
 // the reused import's marker records them (equal to the manifest's: reuse requires it).
 export async function importDataset({ adapter, description, options, dataset, force = false, progress }) {
@@ -95,7 +105,7 @@ export async function importDataset({ adapter, description, options, dataset, fo
 
   // Written incomplete first, so that an import that fails on the way is never taken for a finished one.
   const marker = { harness: 'db-shootout', ...datasetIdentity(dataset), imported: false };
-  await adapter.resetNamespace();
+  await untilDone(progress, `${description.name}: clearing the namespace`, () => adapter.resetNamespace());
   await adapter.writeMarker(marker);
 
   const begin = performance.now();
@@ -107,7 +117,9 @@ export async function importDataset({ adapter, description, options, dataset, fo
     store: (batch) => adapter.importProfiles(batch),
     bar: progress?.bar(`import profiles into ${description.name}`, dataset.profiles),
   });
-  await adapter.flushProfiles?.();
+  if (adapter.flushProfiles) {
+    await untilDone(progress, `${description.name}: finishing the profiles`, () => adapter.flushProfiles());
+  }
   const profilesDone = performance.now();
   sha256.relations = await importFile({
     dataset, role: 'relations', read: readRelations, batchSize: RELATION_BATCH, stats: read.relations,
@@ -115,15 +127,15 @@ export async function importDataset({ adapter, description, options, dataset, fo
     bar: progress?.bar(`import relations into ${description.name}`, dataset.relations),
   });
   if (adapter.flushRelations) {
-    progress?.log(`${description.name}: finishing the relations`);
-    await adapter.flushRelations({ bar: progress && ((label, total) => progress.bar(`${label} (${description.name})`, total)) });
+    await untilDone(progress, `${description.name}: finishing the relations`, () => adapter.flushRelations({
+      bar: progress && ((label, total) => progress.bar(`${label} (${description.name})`, total)),
+    }));
   }
   const relationsDone = performance.now();
-  progress?.log(`${description.name}: creating indexes`);
-  await adapter.createIndexes();
+  await untilDone(progress, `${description.name}: creating indexes`, () => adapter.createIndexes());
   const end = performance.now();
 
-  const counts = await adapter.counts();
+  const counts = await untilDone(progress, `${description.name}: counting`, () => adapter.counts());
   if (counts.profiles !== dataset.profiles || counts.relations !== dataset.relations) {
     throw new BenchError(ErrorCodes.IMPORT,
       `${description.name} holds ${counts.profiles} profiles and ${counts.relations} relations after import; `

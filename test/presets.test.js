@@ -1,4 +1,4 @@
-// Presets (the parameters of published runs), `bench import`, and the progress lines of long steps.
+// Presets (the parameters of published runs) and `bench import`.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -7,7 +7,6 @@ import { after, test } from 'node:test';
 import memory from '../adapters/memory/description.js';
 import { givenFlags } from '../cli/options.js';
 import { withPreset } from '../cli/run.js';
-import { progressLine } from '../cli/progress.js';
 import { ErrorCodes } from '../core/errors.js';
 import { prepareDataset } from '../datasets/dataset.js';
 import { SCALES } from '../datasets/scales.js';
@@ -103,13 +102,6 @@ test('bench import imports again, verifies the counts and records the import alo
   const files = readdirSync(out).map((file) => JSON.parse(readFileSync(path.join(out, file), 'utf8')));
   assert.equal(files.length, 2);
   assert.ok(files.every((file) => file.import.reused === false), 'every bench import imports');
-});
-
-test('a progress line gives the count, the rate and the time left', () => {
-  assert.equal(progressLine('import relations', 1_200_000, 30_622_564, 29.1),
-    'import relations: 1,200,000/30,622,564 (3.9%), 41,237/s, ETA 11 min 53 s');
-  assert.equal(progressLine('x', 0, 10, 0), 'x: 0/10 (0.0%), 0/s, ETA ?');
-  assert.equal(progressLine('x', 5, 10, 5), 'x: 5/10 (50.0%), 1/s, ETA 5 s');
 });
 
 test('a preset runs on the real Pokec when its files are in the cache, unless --dataset says otherwise', () => {
