@@ -2,6 +2,7 @@ import { BenchError, ErrorCodes } from '../../core/errors.js';
 import { BulkLoad, IMPORT_STREAMS, split } from '../bulk-load.js';
 import { LoadStream, insertBatch } from './bulk.js';
 import { connectError, createPool, endpoint } from './connection.js';
+import { deleteDocument, getDocument, insertDocument, updateDocument } from './crud.js';
 import {
   createDatabaseSql,
   createIndexesSql,
@@ -22,6 +23,11 @@ export class MysqlAdapter {
   #paths;
   // The import phase under way, streamed through LOAD DATA statements (../bulk-load.js).
   #bulk;
+  // What crud.js needs of the connection.
+  #store = {
+    table: (name) => this.#tables.temp(name),
+    execute: (sql, values) => this.#connection.execute(sql, values),
+  };
 
   constructor(options) {
     this.#options = options;
@@ -245,13 +251,13 @@ export class MysqlAdapter {
   }
 
   async singleWrite(collection, doc) {
-    await this.#insertTemp(collection, doc);
+    await insertDocument(this.#store, collection, doc);
   }
 
   // The same statement as singleWrite: InnoDB's durability is the server's global
   // innodb_flush_log_at_trx_commit, which no session can change (see README.md).
   async singleWriteSync(collection, doc) {
-    await this.#insertTemp(collection, doc);
+    await insertDocument(this.#store, collection, doc);
   }
 
   async aggregation() {
@@ -325,8 +331,7 @@ export class MysqlAdapter {
   }
 
   async readDocument(name, key) {
-    const [rows] = await this.#connection.execute(`SELECT doc FROM ${this.#tables.temp(name)} WHERE _key = ?`, [key]);
-    return rows.length === 0 ? null : JSON.parse(rows[0].doc);
+    return getDocument(this.#store, name, key);
   }
 
   // One query: the server sends every row in one result set, no round trip per document.
@@ -336,11 +341,22 @@ export class MysqlAdapter {
     return rows.map(([doc]) => JSON.parse(doc));
   }
 
-  async #insertTemp(collection, doc) {
-    await this.#connection.execute(`INSERT INTO ${this.#tables.temp(collection)} (_key, doc) VALUES (?, ?)`, [
-      doc._key ?? null,
-      JSON.stringify(doc),
-    ]);
+  // --- the crud suite's document operations (crud.js); both acknowledgement modes are one statement ---
+
+  async insertDocument(collection, doc) {
+    await insertDocument(this.#store, collection, doc);
+  }
+
+  async getDocument(collection, key) {
+    return getDocument(this.#store, collection, key);
+  }
+
+  async updateDocument(collection, key, doc) {
+    await updateDocument(this.#store, collection, key, doc);
+  }
+
+  async deleteDocument(collection, key) {
+    await deleteDocument(this.#store, collection, key);
   }
 
   // --- connection ---

@@ -7,7 +7,8 @@ export default {
   kind: 'server',
   driver: 'mysql2',
   supports: ['singleRead', 'singleWrite', 'singleWriteSync', 'aggregation',
-             'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath'],
+             'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath',
+             'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument'],
   durability: {
     singleWrite: 'One autocommit InnoDB INSERT, acknowledged at commit as the server\'s global ' +
       'innodb_flush_log_at_trx_commit decides (see settings): at 1, the default and the local server\'s ' +

@@ -250,6 +250,7 @@ describe('mysql description', () => {
     assert.deepStrictEqual(mysql.supports, [
       'singleRead', 'singleWrite', 'singleWriteSync', 'aggregation',
       'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath',
+      'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument',
     ]);
     assert.deepStrictEqual(Object.keys(mysql.durability), ['singleWrite', 'singleWriteSync']);
     assert.equal(typeof mysql.testSupport.plantForeign, 'function');
