@@ -153,8 +153,9 @@ async function fetchFile({ dir, name, baseUrl, expectedSha256, connectTimeoutMs,
   if (await fileSize(file) === null) {
     const offset = (await fileSize(part)) ?? 0;
     const answer = await request(url, offset, connectTimeoutMs);
-    const bar = progress?.bar(`download ${name} (MB)`, Math.ceil((answer.total ?? 0) / 1e6) || 1);
     if (answer.offset > 0) progress?.log(`${name}: resuming after ${answer.offset} bytes`);
+    // A server that announces no length leaves the total unknown: the MB so far, and no ETA.
+    const bar = progress?.bar(`download ${name} (MB)`, answer.total === null ? null : Math.ceil(answer.total / 1e6));
     const bytes = await receive(url, part, answer, (done) => bar?.update(Math.floor(done / 1e6)));
     bar?.stop(Math.ceil(bytes / 1e6));
     transferred = bytes - answer.offset;

@@ -5,11 +5,15 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { once } from 'node:events';
+import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { gzipSync } from 'node:zlib';
 import { after, test } from 'node:test';
 import memory from '../adapters/memory/description.js';
 import { barStatus, createProgress, formatDuration, progressLine, spinnerText, timing } from '../cli/progress.js';
 import { writeDataset } from '../datasets/dataset.js';
+import { POKEC_FILES, fetchPokec } from '../datasets/fetch.js';
 import { generate } from '../datasets/generate.js';
 import { importDataset } from '../import/import.js';
 
@@ -306,4 +310,25 @@ test('the import shows the time of its steps without a count, and a flush\'s own
     'DB: creating indexes …', 'DB: creating indexes: T s',
     'DB: counting …', 'DB: counting: T s',
   ]);
+});
+
+test('a download whose server announces no length counts its MB, with no total and no ETA', async (t) => {
+  const [name] = POKEC_FILES;
+  const body = gzipSync(Buffer.alloc(300_000, 1));
+  // No content-length: the body goes out in chunks.
+  const server = http.createServer((request, response) => {
+    response.writeHead(200, { 'content-type': 'application/gzip' });
+    response.end(body);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  t.after(() => new Promise((resolve) => server.close(resolve)));
+  const stream = recordingStream(false);
+  await fetchPokec({
+    cacheDir: path.join(work, 'fetch'), baseUrl: `http://127.0.0.1:${server.address().port}/`, files: [name],
+    progress: createProgress({ stream }),
+  });
+  const lines = stream.chunks.join('').trimEnd().split('\n');
+  assert.equal(lines[0], `download ${name} (MB) …`);
+  assert.match(lines[1], new RegExp(`^download ${name.replaceAll('.', '\\.')} \\(MB\\): 1 in \\d+\\.\\d\\d s$`));
 });
