@@ -58,7 +58,7 @@ export function spinnerText(label, seconds, { frame = 0, done = null } = {}) {
   return `${SPINNER_FRAMES[frame % SPINNER_FRAMES.length]} ${label} … ${sofar}${formatDuration(Math.floor(seconds))}`;
 }
 
-// The line a step prints when it finishes; its count in plain digits, as logs have always been searched for it.
+// The line a step prints when it finishes; its count in plain digits, which scripts reading the log look for.
 export function endLine(label, done, seconds) {
   return done === null ? `${label}: ${seconds.toFixed(2)} s` : `${label}: ${done} in ${seconds.toFixed(2)} s`;
 }
