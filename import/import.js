@@ -16,6 +16,15 @@ function foreignNamespace(description, options) {
     + 'it will not touch them. Choose another --namespace, or remove those objects yourself.');
 }
 
+// Makes the namespace one the harness may work in without importing anything (a suite whose data the workloads
+// write themselves): created empty when absent, refused when foreign, kept as it is (with any dataset it holds)
+// when the harness owns it.
+export async function claimNamespace({ adapter, description, options }) {
+  const { state } = await adapter.inspectNamespace();
+  if (state === 'foreign') throw foreignNamespace(description, options);
+  if (state === 'absent') await adapter.resetNamespace();
+}
+
 // What a marker records of the dataset it was written for.
 function datasetIdentity(dataset) {
   return { dataset: dataset.id, name: dataset.name, scale: dataset.scale, seed: dataset.seed };

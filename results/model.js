@@ -9,9 +9,10 @@ export const RESULT_SCHEMA = 'db-shootout/result@1';
 const MAX_EXAMPLES = 5;
 
 // `server`: the local server process whose resources are sampled ({ pid, source }), or null.
-export function createResult({ db, dataset, config, command, server = null }) {
+export function createResult({ suite = 'social', db, dataset, config, command, server = null }) {
   return {
     schema: RESULT_SCHEMA,
+    suite,
     harness: harness(),
     command,
     startedAt: new Date().toISOString(),
@@ -29,8 +30,10 @@ export function createResult({ db, dataset, config, command, server = null }) {
   };
 }
 
+// `workload.params`: what one step of a suite's plan measures (the crud suite's document count and concurrency),
+// recorded with its entry; absent for workloads that take none.
 export function addWorkload(result, workload, supported) {
-  result.workloads[workload.name] = supported
+  const entry = supported
     ? {
       supported: true,
       compared: workload.compared,
@@ -56,6 +59,7 @@ export function addWorkload(result, workload, supported) {
       summary: null,
       resources: null,
     };
+  result.workloads[workload.name] = workload.params ? { ...entry, params: workload.params } : entry;
 }
 
 // A run that answered wrongly or failed keeps no time: only what went wrong, and what it used.

@@ -1,13 +1,12 @@
-// One benchmark invocation: connect, import (or reuse) the dataset, then `runs` times over from a fresh
-// connection: the warm-up and every selected workload, each timed by execute() and validated after
-// the clock has stopped. The result document is handed to `onUpdate` after the import and after every
-// run, so nothing completed is lost when a later step fails or the user interrupts.
+// One benchmark invocation of any suite: connect, load what the suite needs (the social suite imports or reuses
+// its dataset), then the suite's rounds (a run, or a concurrency level of a run), each over a fresh connection:
+// every selected workload, timed by execute() and validated after the clock has stopped. The result document is
+// handed to `onUpdate` after the load and after every round, so nothing completed is lost when a later step
+// fails or the user interrupts.
 import { BenchError, ErrorCodes, withTimeout } from '../core/errors.js';
 import { packageVersion } from '../core/environment.js';
-import { importDataset } from '../import/import.js';
 import { abbreviate } from '../workloads/compare.js';
-import { loadExpected } from '../workloads/expected.js';
-import { isSupported } from '../workloads/suite.js';
+import { SUITES, isSupported } from '../workloads/index.js';
 import { addWorkload, createResult, finishResult, recordRun } from '../results/model.js';
 import { summarizeLatencies } from '../results/stats.js';
 import { measureDisk } from '../resources/disk.js';
@@ -38,21 +37,6 @@ export async function connectAdapter(description, options) {
   return adapter;
 }
 
-function describeDataset(dataset) {
-  return {
-    id: dataset.id,
-    name: dataset.name,
-    scale: dataset.scale,
-    seed: dataset.seed,
-    profiles: dataset.profiles,
-    relations: dataset.relations,
-    sha256: dataset.sha256,
-    // What preparing the dataset met in its files: lines repaired (invalid UTF-8) or skipped (--skip-bad),
-    // relations dropped (the real Pokec's duplicates and dangling ids); null for a dataset prepared without.
-    readStats: dataset.readStats ?? null,
-  };
-}
-
 async function describeDb(description, adapter) {
   return {
     id: description.id,
@@ -66,18 +50,23 @@ async function describeDb(description, adapter) {
   };
 }
 
-// `usage.resources` receives what the run used while its operations ran, even when the run then throws.
-async function runWorkload({ workload, adapter, inputs, expected, config, signal, progress, run, server, usage }) {
-  const bar = progress?.bar(`run ${run}/${config.runs} ${workload.name}`, inputs.length);
-  if (workload.setup) await workload.setup(adapter);
+// One step of a round: `workload` over its `inputs`, timed, then validated. `params` (null for a suite whose
+// workloads take none) reach the workload's call, setup, check and teardown. `usage.resources` receives what the
+// step used while its operations ran, even when it then throws.
+async function runWorkload({
+  step, adapter, inputs, expected, round, config, signal, progress, server, usage,
+}) {
+  const { workload, params } = step;
+  const bar = progress?.bar(`${round.label} ${step.key}`, inputs.length);
+  if (workload.setup) await workload.setup(adapter, params);
   let outcome;
   const meter = await measureRun(server);
   try {
     outcome = await execute({
       inputs,
-      call: workload.call,
+      call: params ? (target, input) => workload.call(target, input, params) : workload.call,
       adapter,
-      concurrency: config.concurrency,
+      concurrency: round.concurrency,
       signal,
       stallTimeoutMs: config.stallTimeoutMs,
       onProgress: bar ? (done) => bar.update(done) : undefined,
@@ -88,6 +77,7 @@ async function runWorkload({ workload, adapter, inputs, expected, config, signal
   }
   if (outcome.aborted) return null;
 
+  const { run } = round;
   const record = { run, ops: inputs.length, ms: outcome.wallMs, resources: usage.resources };
   if (outcome.errors.length > 0) {
     const stopped = outcome.completed < inputs.length ? `; stopped after ${outcome.completed} operations` : '';
@@ -98,7 +88,7 @@ async function runWorkload({ workload, adapter, inputs, expected, config, signal
     record.examples = outcome.errors.slice(0, MAX_EXAMPLES_PER_RUN)
       .map(({ index, error }) => ({ input: abbreviate(inputs[index]), problem: `error: ${error.message}` }));
   } else {
-    const failures = await workload.check(expected, inputs, outcome.answers, adapter);
+    const failures = await workload.check(expected, inputs, outcome.answers, adapter, params);
     record.valid = failures.length === 0;
     if (record.valid) {
       Object.assign(record, summarizeLatencies(outcome.latencies));
@@ -110,7 +100,7 @@ async function runWorkload({ workload, adapter, inputs, expected, config, signal
         .map(({ input, problem }) => ({ input: abbreviate(input), problem }));
     }
   }
-  if (workload.teardown) await workload.teardown(adapter);
+  if (workload.teardown) await workload.teardown(adapter, params);
   return record;
 }
 
@@ -121,80 +111,122 @@ function failedRecord(run, error, resources) {
   };
 }
 
-// The import's timings, the size of what it left on disk (also when it was reused) and, for a fresh import,
-// what the server used meanwhile.
-async function importMeasured({ adapter, description, options, dataset, reimport, progress, server }) {
+// What the suite loads before its runs (the social suite's import), with the size it left on disk (also when
+// reused) and, for a fresh load, what the server used meanwhile. Null for a suite that imports nothing.
+async function loadMeasured({ suite, adapter, description, options, data, reimport, progress, server }) {
+  if (!suite.load) return null;
   const meter = await measureServer(server);
-  let imported;
+  let loaded;
   let serverUsage;
   try {
-    imported = await importDataset({ adapter, description, options, dataset, force: reimport, progress });
+    loaded = await suite.load({ adapter, description, options, data, reimport, progress });
   } finally {
     serverUsage = await meter.stop();
   }
+  if (!loaded) return null;
   const disk = await measureDisk({ adapter, dataDir: server?.dataDir, log: progress?.log });
-  return { ...imported, ...disk, resources: imported.reused ? null : { server: serverUsage } };
+  return { ...loaded, ...disk, resources: loaded.reused ? null : { server: serverUsage } };
 }
 
-// `server`: the local server process to sample ({ pid, source, dataDir, and for source 'bench server' its
-// family and cacheDir }), or null.
+// The result entries of a plan: each step key once, in the order the rounds first name it.
+function planEntries(rounds) {
+  const entries = new Map();
+  for (const round of rounds) {
+    for (const step of round.steps) if (!entries.has(step.key)) entries.set(step.key, step);
+  }
+  return [...entries.values()];
+}
+
+// One round: a fresh connection with a pool of the round's concurrency, the round's own setup, its steps in
+// order, its teardown. In a chained round (each step works on what the one before stored) a failed step leaves
+// the later ones unmeasured, each recorded as failed with the reason.
+async function runRound({ round, result, description, adapterOptions, expected, inputs, config, signal, progress, server }) {
+  const adapter = await connectAdapter(description, { ...adapterOptions, concurrency: round.concurrency });
+  let broken = null;
+  try {
+    if (round.setup) await round.setup(adapter);
+    for (const step of round.steps) {
+      if (signal?.aborted) break;
+      if (!result.workloads[step.key].supported) continue;
+      if (broken) {
+        recordRun(result, step.key, failedRecord(round.run, new Error(`not run: ${broken} failed before it in this round`), null));
+        continue;
+      }
+      let record;
+      const usage = { resources: null };
+      try {
+        record = await runWorkload({
+          step, adapter, inputs: inputs(step), expected, round, config, signal, progress, server, usage,
+        });
+      } catch (error) {
+        recordRun(result, step.key, failedRecord(round.run, error, usage.resources));
+        // A stalled server will stall every following workload too.
+        if (error.code === ErrorCodes.TIMEOUT) throw error;
+        if (round.chained) broken = step.key;
+        continue;
+      }
+      if (record) {
+        recordRun(result, step.key, record);
+        if (!record.valid && round.chained) broken = step.key;
+      }
+    }
+    if (round.teardown) await round.teardown(adapter);
+  } finally {
+    await adapter.close();
+  }
+}
+
+// `suite`: the benchmark family (workloads/index.js), `dataset`: the data it prepared. `server`: the local server
+// process to sample ({ pid, source, dataDir, and for source 'bench server' its family and cacheDir }), or null.
 export async function runBenchmark({
-  description, adapterOptions, dataset, workloads, config, command, signal, progress, onUpdate = () => {}, reimport = false,
-  server = null,
+  suite = SUITES.social, description, adapterOptions, dataset, workloads, config, command, signal, progress,
+  onUpdate = () => {}, reimport = false, server = null,
 }) {
+  const rounds = suite.rounds({ config, workloads });
   const setupAdapter = await connectAdapter(description, adapterOptions);
   let result;
   try {
     result = createResult({
+      suite: suite.id,
       db: await describeDb(description, setupAdapter),
-      dataset: describeDataset(dataset),
+      dataset: suite.describeData(dataset),
       config,
       command,
       server: server && { pid: server.pid, source: server.source },
     });
-    for (const workload of workloads) addWorkload(result, workload, isSupported(description, workload));
-    const { sha256, ...imported } = await importMeasured({
-      adapter: setupAdapter, description, options: adapterOptions, dataset, reimport, progress, server,
+    for (const step of planEntries(rounds)) {
+      addWorkload(result, { ...step.workload, name: step.key, params: step.params }, isSupported(description, step.workload));
+    }
+    const loaded = await loadMeasured({
+      suite, adapter: setupAdapter, description, options: adapterOptions, data: dataset, reimport, progress, server,
     });
-    // The checksums of the bytes the import read; a reused import's, which its marker matched to the manifest.
-    result.dataset.sha256 = sha256;
-    result.import = imported;
+    if (loaded) {
+      const { sha256, ...imported } = loaded;
+      // The checksums of the bytes the import read; a reused import's, which its marker matched to the manifest.
+      result.dataset.sha256 = sha256;
+      result.import = imported;
+    }
   } finally {
     await setupAdapter.close();
   }
   await onUpdate(result);
 
-  const supported = workloads.filter((workload) => result.workloads[workload.name].supported);
-  const expected = await loadExpected(dataset, supported);
-  const inputs = new Map(supported.map((workload) => [workload.name, workload.inputs(expected)]));
+  const supported = workloads.filter((workload) => isSupported(description, workload));
+  const expected = await suite.context(dataset, supported);
+  const inputCache = new Map();
+  const inputs = (step) => {
+    if (!inputCache.has(step.key)) inputCache.set(step.key, step.workload.inputs(expected, step.params));
+    return inputCache.get(step.key);
+  };
 
   try {
-    for (let run = 1; run <= config.runs && !signal?.aborted; run += 1) {
-      if (run > 1 && config.restartCmd) {
+    for (const [index, round] of rounds.entries()) {
+      if (signal?.aborted) break;
+      if (index > 0 && config.restartCmd) {
         progress?.log(`restarting the server: ${config.restartCmd}`);
         await restartServer(config.restartCmd);
       }
-      const adapter = await connectAdapter(description, adapterOptions);
-      try {
-        for (const workload of supported) {
-          if (signal?.aborted) break;
-          let record;
-          const usage = { resources: null };
-          try {
-            record = await runWorkload({
-              workload, adapter, inputs: inputs.get(workload.name), expected, config, signal, progress, run, server, usage,
-            });
-          } catch (error) {
-            recordRun(result, workload.name, failedRecord(run, error, usage.resources));
-            // A stalled server will stall every following workload too.
-            if (error.code === ErrorCodes.TIMEOUT) throw error;
-            continue;
-          }
-          if (record) recordRun(result, workload.name, record);
-        }
-      } finally {
-        await adapter.close();
-      }
+      await runRound({ round, result, description, adapterOptions, expected, inputs, config, signal, progress, server });
       if (!signal?.aborted) await onUpdate(result);
     }
   } catch (error) {

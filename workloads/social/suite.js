@@ -1,0 +1,43 @@
+// The social-network suite: the classic nosql-tests workloads on the Pokec network (a synthetic one of the same
+// shape, or SNAP's real files). Its data is a dataset imported once and reused while its marker matches; every
+// run measures the selected workloads in order over one connection at the run's concurrency.
+import { importDataset } from '../../import/import.js';
+import { loadExpected } from '../expected.js';
+import { WORKLOADS } from '../suite.js';
+
+function describeDataset(dataset) {
+  return {
+    id: dataset.id,
+    name: dataset.name,
+    scale: dataset.scale,
+    seed: dataset.seed,
+    profiles: dataset.profiles,
+    relations: dataset.relations,
+    sha256: dataset.sha256,
+    // What preparing the dataset met in its files: lines repaired (invalid UTF-8) or skipped (--skip-bad),
+    // relations dropped (the real Pokec's duplicates and dangling ids); null for a dataset prepared without.
+    readStats: dataset.readStats ?? null,
+  };
+}
+
+export default {
+  id: 'social',
+  name: 'social network',
+  description: 'reads, writes, an aggregation, neighbourhoods and shortest paths on the Pokec social network',
+  workloads: WORKLOADS,
+  // The warm-up prepares the measured workloads, so a selection always keeps it.
+  alwaysRun: ['warmup'],
+  describeData: describeDataset,
+  // The bulk import, or the reuse of an earlier one; `sha256` is what the import read (or what the marker of the
+  // reused one matched).
+  load: ({ adapter, description, options, data, reimport, progress }) => importDataset({
+    adapter, description, options, dataset: data, force: reimport, progress,
+  }),
+  context: (data, workloads) => loadExpected(data, workloads),
+  rounds({ config, workloads }) {
+    const steps = workloads.map((workload) => ({ key: workload.name, workload, params: null }));
+    return Array.from({ length: config.runs }, (_, i) => ({
+      run: i + 1, label: `run ${i + 1}/${config.runs}`, concurrency: config.concurrency, steps,
+    }));
+  },
+};
