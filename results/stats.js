@@ -38,6 +38,7 @@ export function summarizeLatencies(latencies) {
     latencyMs: {
       p50: percentile(50),
       p90: percentile(90),
+      p95: percentile(95),
       p99: percentile(99),
       max: round3(largest),
       mean: latencies.length > 0 ? round3(sum / latencies.length) : 0,
@@ -71,7 +72,7 @@ export function mergeLatencies(runs) {
   }
   const percentile = (p) => round3(merged.getValueAtPercentile(p) / 1000);
   const summary = {
-    p50: percentile(50), p90: percentile(90), p99: percentile(99), max: round3(largest),
+    p50: percentile(50), p90: percentile(90), p95: percentile(95), p99: percentile(99), max: round3(largest),
     mean: count > 0 ? round3(sum / count) : 0, operations: count,
   };
   merged.destroy();

@@ -160,7 +160,7 @@ test('merged histograms give the percentiles of all operations, not an average o
 test('merging no runs gives nothing; merging runs without operations gives zeros, not NaN', () => {
   assert.equal(mergeLatencies([]), null);
   const empty = summarizeLatencies([]);
-  assert.deepEqual(mergeLatencies([empty, empty]), { p50: 0, p90: 0, p99: 0, max: 0, mean: 0, operations: 0 });
+  assert.deepEqual(mergeLatencies([empty, empty]), { p50: 0, p90: 0, p95: 0, p99: 0, max: 0, mean: 0, operations: 0 });
   // The mean is weighted by operations: 1 run of 3 operations averaging 2 ms and 1 of 1 operation of 10 ms.
   const merged = mergeLatencies([summarizeLatencies([1, 2, 3]), summarizeLatencies([10])]);
   assert.deepEqual([merged.mean, merged.max, merged.operations, merged.p50], [4, 10, 4, 2]);
