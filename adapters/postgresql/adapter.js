@@ -1,6 +1,7 @@
 // The adapter of the PostgreSQL family. A model (document-model.js, ../postgresql_tabular/tabular-model.js)
 // decides how a profile is stored; everything else, the namespace, the import, the graph queries and the
 // shortest-path function, is the same for both.
+import { setTimeout as delay } from 'node:timers/promises';
 import async from 'async';
 import { BenchError, ErrorCodes } from '../../core/errors.js';
 import { BulkLoad, IMPORT_STREAMS, split } from '../bulk-load.js';
@@ -17,6 +18,8 @@ import {
 const INDEX_BUILD_MEMORY = '256MB';
 // SQLSTATE dependent_objects_still_exist: a RESTRICT drop found something that is not ours.
 const DEPENDENT_OBJECTS_STILL_EXIST = '2BP01';
+// How often close() looks whether requests still wait for a connection.
+const WAITING_POLL_MS = 5;
 
 // Statements that only need the namespace's names, prepared on each connection on first use.
 function statements(names, model) {
@@ -97,7 +100,12 @@ export class PostgresAdapter {
     this.#bulk.abort();
     const pool = this.#pool;
     this.#pool = null;
-    await pool?.end();
+    if (!pool) return;
+    // end() serves no request still waiting for a connection: each would stay pending until its connection
+    // timeout, on a timer that does not keep the process alive. They get their connection and finish first;
+    // end() then waits for the queries in flight.
+    while (pool.waitingCount > 0) await delay(WAITING_POLL_MS);
+    await pool.end();
   }
 
   async serverVersion() {
