@@ -36,7 +36,13 @@ async function runConformance(description, options, write) {
 // Each case's name on stderr before it runs, written synchronously: when a native driver crashes the process
 // (a segmentation fault), the last name on the screen is the case that crashed it.
 function announce(name) {
-  writeSync(process.stderr.fd, `  run   ${name}\n`);
+  const line = `  run   ${name}\n`;
+  try {
+    writeSync(process.stderr.fd, line);
+  } catch {
+    // A non-blocking pipe that is full (EAGAIN): the stream queues the line instead.
+    process.stderr.write(line);
+  }
 }
 
 // Removes what the check created, each namespace after a look: one the harness owns goes (through
