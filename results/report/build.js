@@ -20,11 +20,28 @@ function describeDataset(result) {
   return { id, name, scale, seed, profiles, relations };
 }
 
+// A result document of a time before suites is the social suite's.
+export const suiteOf = (result) => result.suite ?? 'social';
+
+// Results of different suites measure different things under the same words: never reported together, whatever
+// the flags.
+function checkOneSuite(documents) {
+  const suites = distinct(documents.map(({ result }) => suiteOf(result)));
+  if (suites.length < 2) return;
+  throw reportError(ReportErrorCodes.MIXED_SUITES, [
+    `the results are of ${suites.length} different suites: ${suites.join(', ')}`,
+    ...suites.flatMap((suite) => [`${suite}:`, ...fileLines(documents.filter(({ result }) => suiteOf(result) === suite).map(({ file }) => file), '  ')])
+      .map((line) => `  ${line}`),
+    '  report each suite on its own (one folder or list of files per suite)',
+  ].join('\n'));
+}
+
 // The documents must describe the same work: one dataset, and the same operations per run in each workload
 // (a preset can shorten a workload). Otherwise a percentage compares different work: refused, with the
 // `remedy` line when the command has one, or a warning with `allowMixed`. The error's first line is short; the
 // files and any further difference follow, one a line.
 export function checkSameWork(documents, names, { allowMixed, remedy = null }, warnings) {
+  checkOneSuite(documents);
   const problems = [];
   const groups = datasetGroups(documents);
   if (groups.length > 1) {
@@ -123,6 +140,7 @@ function buildRunReport(given, { baseline: requested, dataset, allowMixed = fals
 
   return {
     schema: REPORT_SCHEMA,
+    suite: suiteOf(documents[0].result),
     statistics: STATISTICS,
     baseline,
     datasets: distinct(documents.map(({ result }) => describeDataset(result))),

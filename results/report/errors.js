@@ -6,6 +6,7 @@ export const ReportErrorCodes = Object.freeze({
   NOT_A_RESULT: 'E_NOT_A_RESULT', // unreadable, not JSON, or not a db-shootout/result@1 document
   NO_RESULTS: 'E_NO_RESULTS', // a directory without result files, or no file at all
   MIXED_DATASETS: 'E_MIXED_DATASETS', // documents of different datasets, which no figure can compare
+  MIXED_SUITES: 'E_MIXED_SUITES', // documents of different suites (bench run --suite), never compared
   BASELINE: 'E_BASELINE', // --baseline names a database that is not in the results
   UNKNOWN_DATASET: 'E_UNKNOWN_DATASET', // --dataset names a dataset that is not in the results
   MIXED_DATABASES: 'E_MIXED_DATABASES', // one side of `bench compare` holds several databases
