@@ -87,6 +87,7 @@ function startLoad(adapter, supports, collection, count) {
     ['shortestPath', () => adapter.shortestPath(from, to, maxDepth)],
     ['aggregation', () => adapter.aggregation()],
     ['singleWrite', (i) => adapter.singleWrite(collection, { ...PROFILES[i % PROFILES.length], _key: `C${i}` })],
+    ['insertDocument', (i) => adapter.insertDocument(collection, { _key: `D${i}`, n: i }, { durable: false })],
   ].filter(([operation]) => supports(operation)).map(([, call]) => call);
   return Array.from({ length: count }, (_, i) => calls[i % calls.length](i));
 }
@@ -306,7 +307,7 @@ export function conformanceCases(description) {
     for (const moment of ['at once', 'after the first answer']) {
       const adapter = description.create(options);
       await adapter.connect();
-      if (supports('singleWrite')) await adapter.createTempCollection(collection);
+      if (supports('singleWrite') || supports('insertDocument')) await adapter.createTempCollection(collection);
       const operations = startLoad(adapter, supports, collection, options.concurrency * 4);
       const outcomes = operations.map(() => null);
       operations.forEach((operation, i) => operation.then(
@@ -324,7 +325,7 @@ export function conformanceCases(description) {
       }
     }
     await withAdapter(description, options, async (adapter) => {
-      if (supports('singleWrite')) await adapter.dropTempCollection(collection);
+      if (supports('singleWrite') || supports('insertDocument')) await adapter.dropTempCollection(collection);
       assert.deepEqual(await adapter.counts(), { profiles: PROFILES.length, relations: RELATIONS.length });
     });
   }, supports('singleRead') ? false : 'singleRead is not supported');
