@@ -1,5 +1,6 @@
 // `bench check`, spawned as a vendor runs it: each conformance case named on stderr before it runs, in order,
-// and nothing of the namespaces it created left behind, in an embedded database file and on a server.
+// and nothing of the namespaces it created left behind, in an embedded database file and on a server, while
+// someone else's data under one of its names stays.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -30,6 +31,25 @@ test('bench check --db sqlite names each case on stderr before it runs, and leav
   const db = new Database(path.join(cacheDir, 'sqlite', 'bench.sqlite'), { readonly: true });
   try {
     assert.deepEqual(db.prepare("SELECT name FROM sqlite_schema WHERE name LIKE 'vendor%'").pluck().all(), []);
+  } finally {
+    db.close();
+  }
+});
+
+test('bench check leaves a foreign namespace it was given alone, and names it', async () => {
+  const cacheDir = path.join(work, 'foreign');
+  const sqlite = await loadAdapter('sqlite');
+  const options = { database: null, dataDir: cacheDir, namespace: 'other_check' };
+  await sqlite.testSupport.plantForeign(options);
+  const { code, stdout, stderr } = await spawnBench(['check', '--db', 'sqlite', '--namespace', 'other'],
+    { cwd: work, env: { BENCH_CACHE_DIR: cacheDir }, timeoutMs: 300_000 });
+  assert.equal(code, 1, `${stdout}\n${stderr}`);
+  assert.match(stdout, /left behind: other_check \(it holds data without a db-shootout marker\)/);
+
+  const db = new Database(path.join(cacheDir, 'sqlite', 'bench.sqlite'), { readonly: true });
+  try {
+    assert.deepEqual(db.prepare("SELECT name FROM sqlite_schema WHERE name LIKE 'other%'").pluck().all(), ['other_check_profiles']);
+    assert.deepEqual(db.prepare('SELECT owner FROM other_check_profiles').pluck().all(), ['someone else']);
   } finally {
     db.close();
   }
