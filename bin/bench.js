@@ -5,16 +5,17 @@ import { hideBin } from 'yargs/helpers';
 import { DEFAULT_DB, adapterIds } from '../adapters/index.js';
 import { ErrorCodes } from '../core/errors.js';
 import { DEFAULT_OUT_DIR } from '../core/paths.js';
-import { checkCommand } from '../cli/check.js';
-import { checkCompareFlags, compareCommand } from '../cli/compare.js';
+import { CHECK_SCALE, checkCommand } from '../cli/check.js';
+import { compareCommand } from '../cli/compare.js';
 import { checkCrashFlags, crashCommand } from '../cli/crash.js';
 import { dataCommand } from '../cli/data.js';
+import { formatError } from '../cli/errors.js';
 import { ExitCodes } from '../cli/exit-codes.js';
 import { generateCommand } from '../cli/generate.js';
 import { listCommand } from '../cli/list.js';
 import { reportCommand } from '../cli/report.js';
 import {
-  DEFAULT_CONCURRENCY, DEFAULT_RUNS, checkCommon, connectionOptions, datasetOptions, datasetSourceOptions, givenFlags,
+  DEFAULT_CONCURRENCY, DEFAULT_RUNS, checkCommon, checkNumbers, connectionOptions, datasetOptions, datasetSourceOptions, givenFlags,
 } from '../cli/options.js';
 import { importCommand, runCommand } from '../cli/run.js';
 import { serverCommand } from '../cli/server.js';
@@ -37,7 +38,7 @@ function command(handler) {
     try {
       finish(await handler(argv));
     } catch (error) {
-      process.stderr.write(`error: ${error.message}\n`);
+      process.stderr.write(`${formatError(error, argv)}\n`);
       if (process.env.BENCH_DEBUG && error.stack) process.stderr.write(`${error.stack}\n`);
       finish(USAGE_CODES.has(error.code) ? ExitCodes.USAGE : ExitCodes.FAILED);
     }
@@ -55,6 +56,13 @@ const resultOptions = {
   json: { type: 'boolean', default: false, describe: 'print the result document on stdout (progress stays on stderr)' },
   out: { type: 'string', default: DEFAULT_OUT_DIR, describe: 'directory for result files' },
 };
+// What a command given too few arguments needs, instead of yargs's "Not enough non-option arguments".
+const MISSING_ARGUMENTS = {
+  compare: 'bench compare needs two result sets: <a> <b>, each a result file or a directory of them',
+  report: 'bench report needs at least one result file or directory of result files',
+  server: `bench server needs an action and a server: <install|start|stop|status> <${SERVER_FAMILIES.join('|')}>`,
+  data: 'bench data needs an action and a dataset: bench data fetch pokec',
+};
 const quietOption = { quiet: { type: 'boolean', default: false, describe: 'no progress on stderr' } };
 
 await yargs(hideBin(process.argv))
@@ -70,7 +78,7 @@ await yargs(hideBin(process.argv))
       ...datasetSourceOptions,
       ...resultOptions,
       ...connectionOptions,
-      'restart-cmd': { type: 'string', describe: 'shell command that restarts the server between runs' },
+      'restart-cmd': { type: 'string', describe: 'shell command that restarts the server between runs; the result keeps only its program name, as its arguments may hold a secret' },
       'server-pid': { type: 'number', describe: 'pid of the database server on this machine: its process tree\'s CPU and memory are sampled during the runs (automatic for a server `bench server` started)' },
       'stall-timeout': { type: 'number', default: 60, describe: 'seconds without any completed operation before a workload is declared stalled' },
       reimport: { type: 'boolean', default: false, describe: 'import the dataset again even when the database already holds it' },
@@ -107,8 +115,10 @@ await yargs(hideBin(process.argv))
       ...quietOption,
     })
     .check(checkCommon), command(generateCommand))
-  .command('check', "a database adapter's self-test: the conformance suite and a validated run of every workload on the tiny dataset", (y) => y
-    .options({ ...dbOption, ...concurrencyOption, ...datasetOptions, ...connectionOptions, ...quietOption })
+  .command('check', "a database adapter's self-test: the conformance suite and a validated run of every workload on the tiny dataset (or --scale's)", (y) => y
+    .options({
+      ...dbOption, ...concurrencyOption, ...datasetOptions, scale: { ...datasetOptions.scale, default: CHECK_SCALE }, ...connectionOptions, ...quietOption,
+    })
     .check(checkCommon), command(checkCommand))
   .command('server <action> <family>', 'install, start, stop or inspect a throwaway local database server (127.0.0.1)', (y) => y
     .positional('action', { choices: ['install', 'start', 'stop', 'status'], describe: 'what to do' })
@@ -134,7 +144,7 @@ await yargs(hideBin(process.argv))
       'connect-timeout': connectionOptions['connect-timeout'],
       ...quietOption,
     })
-    .check((argv) => checkCrashFlags(argv) && checkCommon(argv))
+    .check((argv) => checkCommon(argv) && checkCrashFlags(argv))
     .epilogue('Databases: a server `bench server start` runs under --cache-dir (postgresql, postgresql_tabular, mysql, neo4j, orientdb), or sqlite, run in a child process. Exit code 1 when a write mode that its adapter declares durable per write (durablePerWrite in its description.js) lost an acknowledged write.')
     .example('$0 server start postgresql && $0 crash --db postgresql --trials 5', 'five crashes per write mode of the local PostgreSQL')
     .example('$0 crash --db sqlite --trials 3 --json > crash.json', 'SQLite in a child process; the result document on stdout'), command(crashCommand))
@@ -165,7 +175,7 @@ await yargs(hideBin(process.argv))
       out: { type: 'string', describe: 'write the comparison to this file instead of stdout' },
       'fail-if-slower': { type: 'number', describe: 'exit with 1 when a workload of b is slower than a by more than this percentage and the slowdown is significant, or fails validation where a passed' },
     })
-    .check(checkCompareFlags)
+    .check(checkNumbers)
     .example('$0 compare old/ new/', 'old against new, per workload')
     .example('$0 compare main.json branch.json --fail-if-slower 10', 'exit code 1 when the branch is significantly slower by more than 10% anywhere'), command(compareCommand))
   .demandCommand(1, 'name a command: run, import, list, generate, check, server, crash, data, report or compare')
@@ -176,8 +186,12 @@ await yargs(hideBin(process.argv))
   .version()
   .wrap(Math.min(120, process.stdout.columns || 120))
   .fail((message, error) => {
-    if (error && !USAGE_CODES.has(error.code)) throw error;
-    process.stderr.write(`error: ${message ?? error.message}\nrun "bench --help" or "bench <command> --help" for usage\n`);
+    if (error && !USAGE_CODES.has(error.code)) {
+      process.stderr.write(`${formatError(error)}\n`);
+      process.exit(ExitCodes.FAILED);
+    }
+    const missing = /^Not enough non-option arguments/.test(message ?? '') && MISSING_ARGUMENTS[hideBin(process.argv)[0]];
+    process.stderr.write(`error: ${missing || (message ?? error.message)}\nrun "bench --help" or "bench <command> --help" for usage\n`);
     process.exit(ExitCodes.USAGE);
   })
   .parseAsync();

@@ -1,5 +1,6 @@
 // The vendor's self-test: the conformance suite, then a validated one-run benchmark of every workload on
-// the tiny dataset, each in a namespace of its own so the benchmark's imported data stays untouched.
+// the tiny dataset (or --scale's), each in a namespace of its own so the benchmark's imported data stays
+// untouched. A server that cannot be reached is said once, not once per case.
 import { writeSync } from 'node:fs';
 import { loadAdapter } from '../adapters/index.js';
 import { prepareDataset } from '../datasets/dataset.js';
@@ -8,15 +9,18 @@ import { formatTable } from '../results/table.js';
 import { runBenchmark } from '../runner/run.js';
 import { WORKLOADS } from '../workloads/suite.js';
 import { conformanceCases, conformanceNamespaces } from '../test/conformance/suite.js';
+import { errorMessage, isConnectionFailure } from './errors.js';
 import { adapterOptions, connectionRecord } from './options.js';
 import { createProgress } from './progress.js';
 import { ExitCodes } from './exit-codes.js';
 
 export const CHECK_SCALE = 'tiny';
 
+// { failed, notRun, unreachable }: after a case that could not connect, the others are not run.
 async function runConformance(description, options, write) {
+  const cases = conformanceCases(description);
   let failed = 0;
-  for (const { name, run, skip } of conformanceCases(description)) {
+  for (const [index, { name, run, skip }] of cases.entries()) {
     if (skip) {
       write(`  skip  ${name} (${skip})`);
       continue;
@@ -27,10 +31,15 @@ async function runConformance(description, options, write) {
       write(`  pass  ${name}`);
     } catch (error) {
       failed += 1;
-      write(`  FAIL  ${name}\n        ${error.message.split('\n').join('\n        ')}`);
+      write(`  FAIL  ${name}\n        ${errorMessage(error).split('\n').join('\n        ')}`);
+      if (isConnectionFailure(error)) {
+        const notRun = cases.slice(index + 1).filter((c) => !c.skip).length;
+        write(`  ${notRun} case(s) not run: cannot connect to the server`);
+        return { failed, notRun, unreachable: true };
+      }
     }
   }
-  return failed;
+  return { failed, notRun: 0, unreachable: false };
 }
 
 // Each case's name on stderr before it runs, written synchronously: when a native driver crashes the process
@@ -78,12 +87,20 @@ export async function checkCommand(argv, { stdout = process.stdout } = {}) {
   const description = await loadAdapter(argv.db);
   const base = adapterOptions(description, argv);
 
+  const scale = argv.scale ?? CHECK_SCALE;
   write(`conformance suite: ${description.name} (${description.id})`);
-  const failedCases = await runConformance(description, { ...base, namespace: `${argv.namespace}_conformance` }, write);
+  const conformance = await runConformance(description, { ...base, namespace: `${argv.namespace}_conformance` }, write);
+  if (conformance.unreachable) {
+    write(`\nFAIL: cannot connect to ${description.name}; ${conformance.failed} conformance case(s) failed, `
+      + `${conformance.notRun} not run; the validated run not run`);
+    return ExitCodes.FAILED;
+  }
 
-  write(`\nvalidated run of every workload on the ${CHECK_SCALE} dataset`);
+  write(`\nvalidated run of every workload on the ${scale} dataset`);
   const progress = createProgress({ quiet: argv.quiet });
-  const dataset = await prepareDataset({ scale: CHECK_SCALE, seed: argv.seed, cacheDir: argv['cache-dir'] });
+  const dataset = await prepareDataset({
+    scale, seed: argv.seed, cacheDir: argv['cache-dir'], onProgress: progress.phases(`dataset ${scale}`),
+  });
   const options = { ...base, namespace: `${argv.namespace}_check` };
   let failedRun = [];
   try {
@@ -95,13 +112,13 @@ export async function checkCommand(argv, { stdout = process.stdout } = {}) {
     write(formatTable(result));
     failedRun = failedWorkloads(result);
   } catch (error) {
-    write(`  FAIL  the run stopped: ${error.message}`);
+    write(`  FAIL  the run stopped: ${errorMessage(error)}`);
     failedRun = ['run'];
   }
 
   await removeNamespaces(description, base,
     [...conformanceNamespaces(`${argv.namespace}_conformance`), `${argv.namespace}_check`], write);
-  const ok = failedCases === 0 && failedRun.length === 0;
-  write(`\n${ok ? 'PASS' : 'FAIL'}: ${failedCases} conformance case(s) failed; ${failedRun.length} workload(s) failed${failedRun.length ? ` (${failedRun.join(', ')})` : ''}`);
+  const ok = conformance.failed === 0 && failedRun.length === 0;
+  write(`\n${ok ? 'PASS' : 'FAIL'}: ${conformance.failed} conformance case(s) failed; ${failedRun.length} workload(s) failed${failedRun.length ? ` (${failedRun.join(', ')})` : ''}`);
   return ok ? ExitCodes.OK : ExitCodes.FAILED;
 }

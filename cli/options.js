@@ -1,4 +1,5 @@
 // Flags shared by the commands, and the checks that turn bad values into usage errors (exit code 2).
+import { hideBin } from 'yargs/helpers';
 import { usageError, BenchError, ErrorCodes } from '../core/errors.js';
 import { defaultCacheDir } from '../core/paths.js';
 import { isAlive, runningServer } from '../server/state.js';
@@ -32,23 +33,60 @@ export const connectionOptions = {
   'connect-timeout': { type: 'number', default: 10, describe: 'seconds to wait for a connection' },
 };
 
-function positiveInteger(name, value) {
-  if (!Number.isInteger(value) || value < 1) throw usageError(`--${name} must be a positive integer, got ${value}`);
+// Every numeric flag of every command and its range (`above`: an exclusive minimum); one check for all of
+// them, so each says the same thing.
+export const NUMERIC_FLAGS = {
+  runs: { integer: true, min: 1, max: 1000 },
+  concurrency: { integer: true, min: 1, max: 10_000 },
+  seed: { integer: true, min: 0, max: Number.MAX_SAFE_INTEGER },
+  port: { integer: true, min: 1, max: 65535 },
+  'server-pid': { integer: true, min: 1, max: 4_194_304 },
+  trials: { integer: true, min: 1, max: 1000 },
+  'connect-timeout': { unit: 'seconds', above: 0, max: 3600 },
+  'stall-timeout': { unit: 'seconds', above: 0, max: 86_400 },
+  'fail-if-slower': { unit: 'percent', min: 0, max: Infinity },
+};
+
+const number = (value) => value.toLocaleString('en-US');
+
+// "a positive integer up to 1,000", "a number of seconds above 0, at most 3,600", "a percentage of at least 0"
+function rangeText({ integer, unit, min, above, max }) {
+  if (unit === 'seconds') return `a number of seconds above ${above}, at most ${number(max)}`;
+  if (unit === 'percent') return `a percentage of at least ${min}`;
+  if (integer && min === 1) return `a positive integer up to ${number(max)}`;
+  return `an integer from ${number(min)} to ${number(max)}`;
+}
+
+function inRange(value, { integer, min, above, max }) {
+  return Number.isFinite(value) && value <= max && (above === undefined ? value >= min : value > above)
+    && (!integer || Number.isInteger(value));
+}
+
+// The text typed after --name (yargs has already turned "abc" into NaN); the parsed value when not found.
+function typed(name, value, args) {
+  for (let i = 0; i < args.length; i += 1) {
+    if (args[i] === `--${name}` && i + 1 < args.length) return args[i + 1];
+    if (args[i].startsWith(`--${name}=`)) return args[i].slice(name.length + 3);
+  }
+  return String(value);
+}
+
+// "--runs must be a positive integer up to 1,000, got abc"
+export function checkNumber(name, value, args = hideBin(process.argv)) {
+  if (Array.isArray(value)) throw usageError(`--${name} is given ${value.length} times; give it once`);
+  const spec = NUMERIC_FLAGS[name];
+  if (!inRange(value, spec)) throw usageError(`--${name} must be ${rangeText(spec)}, got ${typed(name, value, args)}`);
+}
+
+export function checkNumbers(argv) {
+  for (const name of Object.keys(NUMERIC_FLAGS)) {
+    if (argv[name] !== undefined) checkNumber(name, argv[name]);
+  }
+  return true;
 }
 
 export function checkCommon(argv) {
-  if (argv.runs !== undefined) positiveInteger('runs', argv.runs);
-  if (argv.concurrency !== undefined) positiveInteger('concurrency', argv.concurrency);
-  if (argv.seed !== undefined && (!Number.isInteger(argv.seed) || argv.seed < 0)) {
-    throw usageError(`--seed must be a non-negative integer, got ${argv.seed}`);
-  }
-  if (argv.port !== undefined && (!Number.isInteger(argv.port) || argv.port < 1 || argv.port > 65535)) {
-    throw usageError(`--port must be an integer between 1 and 65535, got ${argv.port}`);
-  }
-  if (argv['connect-timeout'] !== undefined && !(argv['connect-timeout'] > 0)) {
-    throw usageError(`--connect-timeout must be a positive number of seconds, got ${argv['connect-timeout']}`);
-  }
-  if (argv['server-pid'] !== undefined) positiveInteger('server-pid', argv['server-pid']);
+  checkNumbers(argv);
   if (argv.namespace !== undefined && !/^[A-Za-z][A-Za-z0-9_]{0,30}$/.test(argv.namespace)) {
     throw usageError(`--namespace must be a letter followed by up to 30 letters, digits or underscores, got "${argv.namespace}"`);
   }

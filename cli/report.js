@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { isReportError } from '../results/report/errors.js';
 import { REPORT_FORMATS, createReport, datasetNote } from '../results/report/index.js';
 import { ExitCodes } from './exit-codes.js';
+import { checkOutputFile } from './output.js';
 
 // Every report error is about the files or flags given: the usage exit code, and the message as it is.
 export async function reportErrorsAsUsage(work) {
@@ -16,6 +17,7 @@ export async function reportErrorsAsUsage(work) {
 }
 
 export async function reportCommand(argv, { stdout = process.stdout, stderr = process.stderr } = {}) {
+  if (argv.out) checkOutputFile(argv.out);
   return reportErrorsAsUsage(async () => {
     const report = await createReport(argv.results, { baseline: argv.baseline, dataset: argv.dataset, allowMixed: argv['allow-mixed'] });
     // Which dataset of several was reported goes to stderr whatever the format, so it is seen next to a file.

@@ -2,22 +2,52 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { hideBin } from 'yargs/helpers';
 import { loadAdapter } from '../adapters/index.js';
+import { usageError } from '../core/errors.js';
 import { prepareDataset } from '../datasets/dataset.js';
 import { POKEC_FILES, pokecDir } from '../datasets/fetch.js';
-import { failedWorkloads } from '../results/model.js';
+import { failedWorkloads, finishResult } from '../results/model.js';
 import { formatImport } from '../results/import-summary.js';
 import { formatTable } from '../results/table.js';
 import { claimResultFile, writeResult } from '../results/write.js';
 import { runBenchmark } from '../runner/run.js';
 import { getPreset, limitDataset } from '../workloads/presets.js';
 import { adapterOptions, connectionRecord, givenFlags, selectWorkloads, serverProcess } from './options.js';
+import { checkOutputDirectory } from './output.js';
 import { createProgress } from './progress.js';
+import { storedResult } from './redact.js';
 import { ExitCodes } from './exit-codes.js';
 
-// The first Ctrl-C lets the current operations finish and keeps every completed run; the second quits.
-function interruptible(progress) {
+// The result document as it grows, on disk after the import and every run (results/write.js writes
+// synchronously). `stored` is what the file keeps of a document (the --restart-cmd redacted).
+function resultRecorder(dir, stored) {
+  let file = null;
+  let current = null;
+  const write = (result) => {
+    file ??= claimResultFile(dir, result);
+    writeResult(file, stored(result));
+  };
+  return {
+    get file() { return file; },
+    // Then one turn of the event loop: signals arrive through it, and an embedded database's runs may
+    // otherwise never yield to it, so that Ctrl-C would not be seen until the last run.
+    async update(result) {
+      current = result;
+      write(result);
+      await new Promise((resolve) => { setImmediate(resolve); });
+    },
+    // The document as it stands, marked interrupted; the runner's own object is left as it is.
+    interrupted() {
+      if (current) write(finishResult(structuredClone(current), { complete: false, interrupted: true }));
+    },
+  };
+}
+
+// The first Ctrl-C records at once that the run was interrupted, then lets the operations in flight finish
+// and keeps every completed run; the second writes the completed runs and quits.
+function interruptible(progress, recorder) {
   const controller = new AbortController();
   const onSignal = () => {
+    recorder.interrupted();
     if (controller.signal.aborted) process.exit(ExitCodes.INTERRUPTED);
     progress.log('\ninterrupted: stopping after the operations in flight and writing the completed runs (Ctrl-C again to quit at once)');
     controller.abort();
@@ -56,6 +86,10 @@ async function execute(rawArgv, { stdout, importOnly }) {
   // Flag mistakes are reported before the dataset is prepared, which can take minutes the first time.
   const options = adapterOptions(description, argv);
   const server = serverProcess(description, argv);
+  if (argv['skip-bad'] && argv.dataset !== 'pokec') {
+    throw usageError('--skip-bad applies to the real Pokec files (--dataset pokec); a generated dataset has no malformed lines');
+  }
+  const outDir = checkOutputDirectory(argv.out);
   const progress = createProgress({ quiet: argv.quiet });
   if (preset) progress.log(`preset ${preset.name}: ${preset.description} (dataset: ${argv.dataset} ${argv.scale})`);
   const prepared = await prepareDataset({
@@ -76,29 +110,28 @@ async function execute(rawArgv, { stdout, importOnly }) {
     connection: connectionRecord(options),
     preset,
   };
-  const { signal, release } = interruptible(progress);
-  let file = null;
-  const onUpdate = async (result) => {
-    file ??= await claimResultFile(path.resolve(argv.out), result);
-    await writeResult(file, result);
-  };
+  const stored = storedResult(argv['restart-cmd']);
+  const recorder = resultRecorder(outDir, stored);
+  const { signal, release } = interruptible(progress, recorder);
   let result;
   try {
     result = await runBenchmark({
-      description, adapterOptions: options, dataset, workloads, config, signal, progress, onUpdate,
+      description, adapterOptions: options, dataset, workloads, config, signal, progress,
+      onUpdate: (update) => recorder.update(update),
       reimport: importOnly || argv.reimport, command: `bench ${process.argv.slice(2).join(' ')}`,
       server,
     });
   } catch (error) {
-    if (file) error.message += `\nthe ${importOnly ? 'import' : 'runs'} completed so far ${importOnly ? 'is' : 'are'} in ${file}`;
+    if (recorder.file) error.message += `\nthe ${importOnly ? 'import' : 'runs'} completed so far ${importOnly ? 'is' : 'are'} in ${recorder.file}`;
     throw error;
   } finally {
     release();
   }
+  const shown = stored(result);
   if (argv.json) {
-    stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
   } else {
-    stdout.write(`\n${importOnly ? formatImport(result) : formatTable(result)}\n\nresult: ${file}\n`);
+    stdout.write(`\n${importOnly ? formatImport(shown) : formatTable(shown)}\n\nresult: ${recorder.file}\n`);
   }
   if (result.interrupted) return ExitCodes.INTERRUPTED;
   return failedWorkloads(result).length > 0 ? ExitCodes.FAILED : ExitCodes.OK;

@@ -12,6 +12,7 @@ export const ErrorCodes = Object.freeze({
   DATASET: 'E_DATASET',
   IMPORT: 'E_IMPORT',
   RESTART: 'E_RESTART',
+  OUTPUT: 'E_OUTPUT',
 });
 
 export class BenchError extends Error {

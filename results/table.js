@@ -105,6 +105,10 @@ export function formatTable(result) {
         ? `limit was that core, which ${db.name} shares with the harness as it runs inside it`
         : 'limit may be the client or its driver rather than the database'));
   }
+  if (usage?.includes('event-loop delay')) {
+    lines.push('');
+    lines.push('event-loop delay: how long the harness\'s own event loop was blocked (p99, worst run); latencies may include that wait');
+  }
   const failures = Object.entries(result.workloads).filter(([, entry]) => entry.failures?.length > 0);
   for (const [name, entry] of failures) {
     lines.push('');

@@ -70,7 +70,7 @@ test('bad usage exits with 2 and names the valid choices', async () => {
 
   const badRuns = await bench(['run', '--runs', '0']);
   assert.equal(badRuns.code, 2);
-  assert.match(badRuns.stderr, /--runs must be a positive integer/);
+  assert.match(badRuns.stderr, /--runs must be a positive integer up to 1,000, got 0/);
 
   const badFlag = await bench(['run', '--concurency', '5']);
   assert.equal(badFlag.code, 2);
