@@ -126,6 +126,7 @@ await yargs(hideBin(process.argv))
     .options({
       port: { type: 'number', describe: 'port to listen on (start)', defaultDescription: 'postgresql 55432, mariadb 53306, neo4j 57687, orientdb 52424' },
       'cache-dir': datasetOptions['cache-dir'],
+      ...quietOption,
     })
     .check(checkCommon)
     .example('$0 server install mariadb', 'install MariaDB from the Debian packages (root)')

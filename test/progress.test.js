@@ -16,6 +16,11 @@ import { writeDataset } from '../datasets/dataset.js';
 import { POKEC_FILES, fetchPokec } from '../datasets/fetch.js';
 import { generate } from '../datasets/generate.js';
 import { importDataset } from '../import/import.js';
+import { defaultCacheDir } from '../core/paths.js';
+import { serverFamily } from '../server/index.js';
+import { serverDir } from '../server/state.js';
+import { spawnBench } from './helpers/cli.js';
+import { freePort } from './helpers/net.js';
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'bench-progress-'));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -331,4 +336,22 @@ test('a download whose server announces no length counts its MB, with no total a
   const lines = stream.chunks.join('').trimEnd().split('\n');
   assert.equal(lines[0], `download ${name} (MB) …`);
   assert.match(lines[1], new RegExp(`^download ${name.replaceAll('.', '\\.')} \\(MB\\): 1 in \\d+\\.\\d\\d s$`));
+});
+
+const postgresql = serverFamily('postgresql');
+const installed = await postgresql.version(serverDir(defaultCacheDir(), 'postgresql'));
+
+test('bench server start and stop show the time they take on stderr, and nothing with --quiet', { skip: installed ? false : 'PostgreSQL is not installed' }, async (t) => {
+  // A cache and a port of its own: it never meets the server someone else started.
+  const cacheDir = path.join(work, 'server-cache');
+  const bench = (...args) => spawnBench(['server', ...args, 'postgresql', '--cache-dir', cacheDir]);
+  t.after(() => bench('stop'));
+  const started = await bench('start', '--port', String(await freePort()));
+  assert.equal(started.code, 0, started.stderr);
+  assert.match(started.stdout, /^PostgreSQL started: /);
+  assert.match(started.stderr, /^starting PostgreSQL …\nstarting PostgreSQL: \d+\.\d\d s\n$/);
+  const stopped = await bench('stop', '--quiet');
+  assert.equal(stopped.code, 0, stopped.stderr);
+  assert.match(stopped.stdout, /^PostgreSQL stopped /);
+  assert.equal(stopped.stderr, '');
 });
