@@ -3,6 +3,7 @@
 import { BenchError, ErrorCodes } from '../../core/errors.js';
 import { MAX_PATH_DEPTH } from '../../datasets/scales.js';
 import { openDriver, sessionConfig } from './connection.js';
+import { crudStatements, deleteDocument, getDocument, insertDocument, updateDocument } from './crud.js';
 import { toProperties } from './documents.js';
 import { deleteNamespace, deleteNodes, dropSchema, inspectNamespace } from './namespace.js';
 import { namespaceNames, quote } from './schema.js';
@@ -262,6 +263,28 @@ export class Neo4jAdapter {
     return path ?? null;
   }
 
+  // --- document operations (crud.js) ---
+
+  async insertDocument(collection, doc, options) {
+    await insertDocument(this.#crudStore(collection), doc, options);
+  }
+
+  async getDocument(collection, key) {
+    return getDocument(this.#crudStore(collection), key);
+  }
+
+  async updateDocument(collection, key, doc, options) {
+    await updateDocument(this.#crudStore(collection), key, doc, options);
+  }
+
+  async deleteDocument(collection, key, options) {
+    await deleteDocument(this.#crudStore(collection), key, options);
+  }
+
+  #crudStore(collection) {
+    return { run: this.#result, statements: this.#temp(collection) };
+  }
+
   // --- temporary collections ---
 
   // A uniqueness constraint on _key, as the key index of a document store's collection: each write maintains it.
@@ -295,7 +318,7 @@ export class Neo4jAdapter {
     let temp = this.#temps.get(name);
     if (!temp) {
       const names = this.#names.temp(name);
-      temp = { ...names, ...tempStatements(names) };
+      temp = { ...names, ...tempStatements(names), ...crudStatements(names.quoted) };
       this.#temps.set(name, temp);
     }
     return temp;
@@ -311,15 +334,19 @@ export class Neo4jAdapter {
   // For the namespace module: every query there runs as a write.
   #runner = (query, params) => this.#run(query, params, 'write');
 
-  // One auto-commit transaction on a session of its own: one round trip (RUN and PULL together), where a
-  // driver-managed transaction would add BEGIN and COMMIT.
   async #run(query, params = {}, mode = 'read') {
+    return (await this.#result(query, params, mode)).records;
+  }
+
+  // One auto-commit transaction on a session of its own: one round trip (RUN and PULL together), where a
+  // driver-managed transaction would add BEGIN and COMMIT. Resolves to the records and the summary.
+  #result = async (query, params = {}, mode = 'read') => {
     const session = this.#connection.session(sessionConfig(this.#options, mode));
     const { promise: closed } = this.#closed;
     try {
-      return (await Promise.race([session.run(query, params), closed])).records;
+      return await Promise.race([session.run(query, params), closed]);
     } finally {
       await Promise.race([session.close(), closed.catch(() => {})]);
     }
-  }
+  };
 }

@@ -11,7 +11,8 @@ export default {
   kind: 'server',
   driver: 'neo4j-driver',
   supports: ['singleRead', 'singleWrite', 'singleWriteSync', 'aggregation',
-             'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath'],
+             'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath',
+             'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument'],
   durability: {
     singleWrite: `${COMMIT} Neo4j has no weaker acknowledgement, so this is the same durable commit as `
       + 'singleWriteSync.',

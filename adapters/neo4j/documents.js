@@ -3,10 +3,9 @@
 // disableLosslessIntegers).
 import neo4j from 'neo4j-driver';
 
+// Object.fromEntries defines each field as an own property: an assignment to a field named `__proto__` would set
+// the object's prototype instead.
 export function toProperties(doc) {
-  const properties = {};
-  for (const [field, value] of Object.entries(doc)) {
-    properties[field] = Number.isInteger(value) ? neo4j.int(value) : value;
-  }
-  return properties;
+  return Object.fromEntries(Object.entries(doc)
+    .map(([field, value]) => [field, Number.isInteger(value) ? neo4j.int(value) : value]));
 }
