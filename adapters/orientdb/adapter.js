@@ -7,6 +7,8 @@ import { split } from '../bulk-load.js';
 import {
   closeSessions, createDatabase, databaseExists, dropDatabase, endpoint, openServer, openSessions, serverConfig,
 } from './connection.js';
+import { deleteDocument, getDocument, insertDocument, updateDocument } from './crud.js';
+import { DOCUMENT_JSON, parseDocument } from './documents.js';
 import { ImportState, MAX_PENDING_RELATIONS } from './relations.js';
 import {
   CLASSES_SQL, CREATE_KEY_INDEX, IN_EDGES, KNOWS, MARKER, OUT_EDGES, PROFILE, createNamespaceScript,
@@ -56,12 +58,14 @@ const STATEMENTS = {
     `SELECT count(*) FROM INDEX:${PROFILE}._key`],
 };
 
+// Written documents are read back as JSON text (documents.js).
 function tempStatements(name) {
   return {
+    className: name,
     insert: `INSERT INTO ${name} CONTENT :doc RETURN @rid`,
     count: `SELECT count(*) AS count FROM ${name}`,
-    read: `SELECT ${DOCUMENT} FROM ${name} WHERE _key = :key`,
-    readAll: `SELECT ${DOCUMENT} FROM ${name}`,
+    read: `SELECT ${DOCUMENT_JSON} FROM ${name} WHERE _key = :key`,
+    readAll: `SELECT ${DOCUMENT_JSON} FROM ${name}`,
   };
 }
 
@@ -340,12 +344,39 @@ export class OrientDBAdapter {
 
   async readDocument(name, key) {
     const rows = await this.#query(this.#temp(name).read, { key });
-    return rows.length === 0 ? null : rows[0].doc;
+    return rows.length === 0 ? null : parseDocument(rows[0]);
   }
 
   // One query, read in pages of PAGE_SIZE records.
   async readCollection(name) {
-    return (await this.#query(this.#temp(name).readAll)).map(({ doc }) => doc);
+    return (await this.#query(this.#temp(name).readAll)).map(parseDocument);
+  }
+
+  // --- document operations (crud.js) ---
+
+  async insertDocument(collection, doc, options) {
+    await insertDocument(this.#crudStore(collection), doc, options);
+  }
+
+  async getDocument(collection, key) {
+    return getDocument(this.#crudStore(collection), key);
+  }
+
+  async updateDocument(collection, key, doc, options) {
+    await updateDocument(this.#crudStore(collection), key, doc, options);
+  }
+
+  async deleteDocument(collection, key, options) {
+    await deleteDocument(this.#crudStore(collection), key, options);
+  }
+
+  #crudStore(collection) {
+    return {
+      label: this.#label,
+      statements: this.#temp(collection),
+      command: (sql, params) => this.#command(sql, params),
+      query: (sql, params) => this.#query(sql, params),
+    };
   }
 
   #temp(name) {

@@ -10,7 +10,8 @@ export default {
   kind: 'server',
   driver: 'orientjs',
   supports: ['singleRead', 'singleWrite', 'singleWriteSync', 'aggregation',
-             'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath'],
+             'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath',
+             'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument'],
   durability: {
     singleWrite: 'One INSERT, acknowledged once applied with its WAL record queued in the server\'s memory; the WAL '
       + 'is written and fsynced every storage.wal.commitTimeout (1000 ms by default), so a server crash, an OS '
