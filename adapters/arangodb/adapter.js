@@ -5,9 +5,10 @@ import { BenchError, ErrorCodes } from '../../core/errors.js';
 import {
   ARANGO_ERRORS, REPORTED_OPTIONS, createDatabaseRefusal, isArangoErrorNumber, openConnection,
 } from './connection.js';
+import { deleteDocument, getDocument, insertDocument, updateDocument } from './crud.js';
 import {
   ADAPTER_ID, COLLECTIONS, MARKER_KEY, ageHistogram, boundedPath, contractDocument, databaseName, edgeDocument,
-  markerOf, strangers, tempCollectionName,
+  markerOf, strangers, tempCollectionName, writeOptions,
 } from './model.js';
 import {
   aggregationQuery, neighbors2Query, neighbors2dataQuery, neighborsDataQuery, neighborsQuery, readCollectionQuery,
@@ -20,9 +21,6 @@ import {
 export const QUERY_OPTIONS = Object.freeze({ cache: false, batchSize: 100_000 });
 // complete: a batch is imported whole or not at all; details: the server says why not.
 const IMPORT_OPTIONS = Object.freeze({ waitForSync: false, complete: true, details: true });
-// silent: the server answers without the new document's metadata, which nobody reads.
-const WRITE_OPTIONS = Object.freeze({ waitForSync: false, silent: true });
-const SYNC_WRITE_OPTIONS = Object.freeze({ waitForSync: true, silent: true });
 // The marker proves ownership and records whether the import finished, so it is synced to disk at once.
 const MARKER_OPTIONS = Object.freeze({ overwriteMode: 'replace', waitForSync: true, silent: true });
 
@@ -232,11 +230,11 @@ export class ArangoAdapter {
   }
 
   async singleWrite(collection, doc) {
-    await this.#collection(tempCollectionName(collection)).save(doc, WRITE_OPTIONS);
+    await this.#collection(tempCollectionName(collection)).save(doc, writeOptions(false));
   }
 
   async singleWriteSync(collection, doc) {
-    await this.#collection(tempCollectionName(collection)).save(doc, SYNC_WRITE_OPTIONS);
+    await this.#collection(tempCollectionName(collection)).save(doc, writeOptions(true));
   }
 
   async aggregation() {
@@ -286,6 +284,24 @@ export class ArangoAdapter {
 
   async readCollection(name) {
     return (await this.#all(readCollectionQuery(tempCollectionName(name)))).map(contractDocument);
+  }
+
+  // --- document operations (crud.js) ---
+
+  async insertDocument(collection, doc, options) {
+    await insertDocument(this.#collection(tempCollectionName(collection)), doc, options);
+  }
+
+  async getDocument(collection, key) {
+    return getDocument(this.#collection(tempCollectionName(collection)), key);
+  }
+
+  async updateDocument(collection, key, doc, options) {
+    await updateDocument(this.#collection(tempCollectionName(collection)), key, doc, options);
+  }
+
+  async deleteDocument(collection, key, options) {
+    await deleteDocument(this.#collection(tempCollectionName(collection)), key, options);
   }
 
   // --- connection ---

@@ -9,7 +9,8 @@ export default {
   kind: 'server',
   driver: 'arangojs',
   supports: ['singleRead', 'singleWrite', 'singleWriteSync', 'aggregation',
-             'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath'],
+             'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath',
+             'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument'],
   durability: {
     singleWrite: 'Document insert with waitForSync=false (RocksDB engine): acknowledged once written to the '
       + 'write-ahead log, before the log is fsynced; it survives a crash of arangod, but an OS crash or a power '

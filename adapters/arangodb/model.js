@@ -56,6 +56,13 @@ export function edgeDocument({ _from, _to }) {
   return { _from: profileId(_from), _to: profileId(_to) };
 }
 
+// The options of a document write: waitForSync true makes the server fsync its write-ahead log before it
+// answers (the durable acknowledgement). silent: the server answers without the document's metadata, which
+// nobody reads.
+export function writeOptions(durable) {
+  return { waitForSync: durable, silent: true };
+}
+
 // A stored document in the contract's shape: without ArangoDB's `_id` and `_rev`; `_key` is the profile key.
 export function contractDocument(stored) {
   if (stored === null) return null;

@@ -16,6 +16,7 @@ import {
 } from '../../adapters/arangodb/model.js';
 import * as queries from '../../adapters/arangodb/queries.js';
 import { ErrorCodes } from '../../core/errors.js';
+import { OPERATIONS } from '../conformance/suite.js';
 
 const OPTIONS = {
   host: '127.0.0.1', port: 8529, user: 'root', password: undefined, database: '_system',
@@ -175,7 +176,7 @@ describe('arangodb driver configuration', () => {
       defaults: { host: '127.0.0.1', port: 8529, user: 'root', database: '_system' },
       passwordEnv: 'BENCH_ARANGODB_PASSWORD',
     });
-    assert.equal(arangodb.supports.length, 9);
+    assert.deepEqual([...arangodb.supports].sort(), [...OPERATIONS].sort());
   });
 });
 
@@ -307,4 +308,94 @@ describe('arangodb adapter requests, against a recording HTTP stub', () => {
       await stub.close();
     }
   });
+});
+
+// A recording stub of ArangoDB's document API for one temporary collection: it records each request and answers
+// as ArangoDB documents it: the key C404 is missing (404, error 1202), inserting C1 is a duplicate (409, error
+// 1210), a read returns a stored document with its system attributes. It is not a database.
+async function documentApiStub() {
+  const requests = [];
+  const stored = { _key: 'C1', _id: 'tmp_crud/C1', _rev: '_hX1a2--_', name: 'Žilina 𝄞', score: -7, constructor: '' };
+  const error = (code, errorNum) => [code, { error: true, code, errorNum, errorMessage: `error ${errorNum}` }];
+  const answer = (method, key, body) => {
+    if (method === 'GET' && key === undefined) return [200, { server: 'arango', version: '3.12.4', license: 'community' }];
+    if (key === 'C404') return error(404, 1202);
+    if (method === 'POST') return body._key === 'C1' ? error(409, 1210) : [202, {}];
+    if (method === 'GET') return [200, stored];
+    return [method === 'DELETE' ? 200 : 202, {}];
+  };
+  const server = http.createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => { body += chunk; });
+    request.on('end', () => {
+      const url = new URL(request.url, 'http://stub');
+      const key = url.pathname.match(/^\/_db\/dbshootout\/_api\/document\/tmp_crud\/(.+)$/)?.[1];
+      const parsed = body ? JSON.parse(body) : null;
+      if (url.pathname.includes('/_api/document/')) {
+        requests.push({ method: request.method, path: url.pathname, query: Object.fromEntries(url.searchParams), body: parsed });
+      }
+      const [status, json] = answer(request.method, key, parsed);
+      response.writeHead(status, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(json));
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: server.address().port,
+    requests,
+    stored,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+describe('arangodb document operations, against a recording stub of the document API', () => {
+  const collectionPath = '/_db/dbshootout/_api/document/tmp_crud';
+  const doc = JSON.parse('{"_key": "C2", "name": "Košice", "__proto__": "p", "n": -9007199254740991}');
+  let stub;
+  let adapter;
+
+  const withAdapter = async (work) => {
+    stub = await documentApiStub();
+    adapter = arangodb.create({ ...OPTIONS, port: stub.port, concurrency: 2 });
+    try {
+      await adapter.connect();
+      await work();
+    } finally {
+      await adapter.close();
+      await stub.close();
+    }
+  };
+
+  test('each operation is one request of the document API; durable is waitForSync, the answer is silent', () => withAdapter(async () => {
+    for (const durable of [false, true]) {
+      stub.requests.length = 0;
+      assert.equal(await adapter.insertDocument('crud', doc, { durable }), undefined);
+      assert.equal(await adapter.updateDocument('crud', 'C2', doc, { durable }), undefined);
+      assert.equal(await adapter.deleteDocument('crud', 'C2', { durable }), undefined);
+      const query = { waitForSync: String(durable), silent: 'true' };
+      assert.deepEqual(stub.requests, [
+        { method: 'POST', path: collectionPath, query, body: doc },
+        { method: 'PUT', path: `${collectionPath}/C2`, query, body: doc },
+        { method: 'DELETE', path: `${collectionPath}/C2`, query, body: null },
+      ]);
+    }
+    assert.equal(Object.hasOwn(stub.requests[0].body, '__proto__'), true, 'a field named __proto__ is sent');
+  }));
+
+  test('getDocument reads by key and strips _id and _rev; a missing key is null', () => withAdapter(async () => {
+    assert.deepEqual(await adapter.getDocument('crud', 'C1'), contractDocument(stub.stored));
+    assert.equal(await adapter.getDocument('crud', 'C404'), null);
+    assert.deepEqual(stub.requests.map(({ method, path }) => [method, path]),
+      [['GET', `${collectionPath}/C1`], ['GET', `${collectionPath}/C404`]]);
+  }));
+
+  test('a duplicate insert, and an update or delete of a missing key, reject with the server\'s error', () => withAdapter(async () => {
+    const rejectsWith = (errorNum) => (error) => error instanceof ArangoError && error.errorNum === errorNum;
+    await assert.rejects(adapter.insertDocument('crud', { _key: 'C1' }, { durable: false }), rejectsWith(1210));
+    await assert.rejects(adapter.updateDocument('crud', 'C404', { _key: 'C404' }, { durable: true }), rejectsWith(1202));
+    await assert.rejects(adapter.deleteDocument('crud', 'C404', { durable: false }), rejectsWith(1202));
+  }));
 });
