@@ -2,7 +2,8 @@
 // neighbourhoods as one query or aggregation each, and the shortest path as server-side queries driven level by
 // level from here (graph.js).
 import { BenchError, ErrorCodes } from '../../core/errors.js';
-import { openClient } from './connection.js';
+import { journaledWrite, openClient } from './connection.js';
+import { deleteDocument, getDocument, insertDocument, updateDocument } from './crud.js';
 import { ageHistogram, fromStored, toStored, toStoredRelation } from './documents.js';
 import { shortestPath } from './graph.js';
 import {
@@ -13,12 +14,6 @@ import {
   warmupIndexScans, warmupProfilesPipeline,
 } from './queries.js';
 import { readSettings } from './settings.js';
-
-// Acknowledged after the write's journal record is flushed to disk on the node that took it. (`journal` is
-// the driver's name for the `j` of the write concern sent to the server.)
-export function journaledInsert() {
-  return { writeConcern: { w: 1, journal: true } };
-}
 
 // How counts() counts a collection: exactly (countDocuments reads every document, or index entry), or from the
 // collection's metadata (estimatedDocumentCount), which an unclean shutdown can leave wrong.
@@ -176,7 +171,7 @@ export class MongoAdapter {
   }
 
   async singleWriteSync(collection, doc) {
-    await this.#tempCollection(collection).insertOne(toStored(doc), journaledInsert());
+    await this.#tempCollection(collection).insertOne(toStored(doc), journaledWrite());
   }
 
   async aggregation() {
@@ -236,6 +231,24 @@ export class MongoAdapter {
   // One cursor whose batches hold up to BATCH_SIZE documents (and 16 MiB), not the driver's first batch of 101.
   async readCollection(name) {
     return (await this.#tempCollection(name).find({}, cursorOptions()).toArray()).map(fromStored);
+  }
+
+  // --- document operations (crud.js) ---
+
+  async insertDocument(collection, doc, options) {
+    await insertDocument(this.#tempCollection(collection), doc, options);
+  }
+
+  async getDocument(collection, key) {
+    return getDocument(this.#tempCollection(collection), key);
+  }
+
+  async updateDocument(collection, key, doc, options) {
+    await updateDocument(this.#tempCollection(collection), key, doc, options);
+  }
+
+  async deleteDocument(collection, key, options) {
+    await deleteDocument(this.#tempCollection(collection), key, options);
   }
 
   #tempCollection(name) {

@@ -8,7 +8,8 @@ export default {
   kind: 'server',
   driver: 'mongodb',
   supports: ['singleRead', 'singleWrite', 'singleWriteSync', 'aggregation',
-             'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath'],
+             'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath',
+             'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument'],
   durability: {
     singleWrite: 'insertOne with the deployment\'s default write concern. On a standalone that is w:1 without j: '
       + 'acknowledged once applied in memory, its journal record flushed to disk within '

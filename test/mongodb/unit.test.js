@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { BSON, MongoClient, WriteConcern } from 'mongodb';
-import { collectionCount, journaledInsert } from '../../adapters/mongodb/adapter.js';
-import { clientOptions, connectionUrl, serverAddress } from '../../adapters/mongodb/connection.js';
+import { collectionCount } from '../../adapters/mongodb/adapter.js';
+import { clientOptions, connectionUrl, journaledWrite, serverAddress } from '../../adapters/mongodb/connection.js';
 import mongodb from '../../adapters/mongodb/description.js';
 import { ageHistogram, fromStored, toStored, toStoredRelation } from '../../adapters/mongodb/documents.js';
 import {
@@ -15,6 +15,7 @@ import {
   BATCH_SIZE, IN_SLICE, agePipeline, cursorOptions, neighbors2Pipeline, neighbors2dataPipeline, neighborsDataPipeline,
   relationQueries, relationsFind, slices, warmupIndexScans, warmupProfilesPipeline,
 } from '../../adapters/mongodb/queries.js';
+import * as crud from '../../adapters/mongodb/crud.js';
 import { flattenSettings, topologyOf } from '../../adapters/mongodb/settings.js';
 import { ErrorCodes } from '../../core/errors.js';
 import { OPERATIONS } from '../conformance/suite.js';
@@ -198,7 +199,7 @@ describe('mongodb client options', () => {
   });
 
   test('singleWriteSync asks for w:1 and j:true', () => {
-    const writeConcern = WriteConcern.fromOptions(journaledInsert());
+    const writeConcern = WriteConcern.fromOptions(journaledWrite());
     assert.equal(writeConcern.w, 1);
     assert.equal(writeConcern.j, true);
   });
@@ -368,5 +369,69 @@ describe('mongodb description', () => {
     const adapter = mongodb.create(options);
     await assert.rejects(adapter.singleRead('P1'), /not connected/);
     await adapter.close();
+  });
+});
+
+// A recording stub of the Collection methods the document operations call: it records each call and answers with
+// the counts given, as the driver resolves them. It checks the commands the adapter sends; it is not a database.
+function documentCollectionStub({ stored = null, matchedCount = 1, deletedCount = 1 } = {}) {
+  const calls = [];
+  return {
+    calls,
+    insertOne: async (doc, writeOptions) => { calls.push(['insertOne', doc, writeOptions]); return { acknowledged: true }; },
+    findOne: async (filter) => { calls.push(['findOne', filter]); return stored; },
+    replaceOne: async (filter, doc, writeOptions) => {
+      calls.push(['replaceOne', filter, doc, writeOptions]);
+      return { acknowledged: true, matchedCount, modifiedCount: matchedCount };
+    },
+    deleteOne: async (filter, writeOptions) => { calls.push(['deleteOne', filter, writeOptions]); return { acknowledged: true, deletedCount }; },
+  };
+}
+
+describe('mongodb document operations', () => {
+  const doc = JSON.parse('{"_key": "C7", "name": "Žilina 𝄞", "__proto__": "p", "score": -9007199254740991, "empty": ""}');
+  const { _key, ...fields } = doc;
+  const storedDoc = { _id: _key, ...fields };
+
+  test('each is one command by _id; durable: false leaves the default write concern, durable: true is w:1, j:true', async () => {
+    for (const durable of [false, true]) {
+      const stub = documentCollectionStub();
+      assert.equal(await crud.insertDocument(stub, doc, { durable }), undefined);
+      assert.equal(await crud.updateDocument(stub, 'C7', doc, { durable }), undefined);
+      assert.equal(await crud.deleteDocument(stub, 'C7', { durable }), undefined);
+      const writeOptions = durable ? journaledWrite() : {};
+      assert.deepEqual(stub.calls, [
+        ['insertOne', storedDoc, writeOptions],
+        ['replaceOne', { _id: 'C7' }, storedDoc, writeOptions],
+        ['deleteOne', { _id: 'C7' }, writeOptions],
+      ]);
+      const concern = WriteConcern.fromOptions(stub.calls[0][2]);
+      assert.deepEqual([concern?.w, concern?.j], durable ? [1, true] : [undefined, undefined]);
+    }
+  });
+
+  test('the stored document is a fresh object holding every field, __proto__ too, and no _key', async () => {
+    const stub = documentCollectionStub();
+    await crud.insertDocument(stub, doc, { durable: false });
+    const [[, sent]] = stub.calls;
+    assert.notEqual(sent, doc);
+    assert.equal(Object.hasOwn(sent, '__proto__'), true);
+    assert.equal('_key' in sent, false);
+    assert.deepEqual(fromStored(BSON.deserialize(BSON.serialize(sent), { promoteValues: true })), doc,
+      'the document survives the driver\'s BSON exactly');
+  });
+
+  test('getDocument finds by _id and answers the contract\'s shape, or null', async () => {
+    const found = documentCollectionStub({ stored: storedDoc });
+    assert.deepEqual(await crud.getDocument(found, 'C7'), doc);
+    assert.deepEqual(found.calls, [['findOne', { _id: 'C7' }]]);
+    assert.equal(await crud.getDocument(documentCollectionStub(), 'C8'), null);
+  });
+
+  test('an update that matched nothing, or a delete that deleted nothing, rejects naming the key', async () => {
+    await assert.rejects(crud.updateDocument(documentCollectionStub({ matchedCount: 0 }), 'C404', doc, { durable: false }),
+      /cannot update document "C404"/);
+    await assert.rejects(crud.deleteDocument(documentCollectionStub({ deletedCount: 0 }), 'C404', { durable: true }),
+      /cannot delete document "C404"/);
   });
 });
