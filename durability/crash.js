@@ -7,7 +7,7 @@ import { mkdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { BenchError, ErrorCodes } from '../core/errors.js';
+import { BenchError, ErrorCodes, withTimeout } from '../core/errors.js';
 import { createRandom } from '../datasets/random.js';
 import { connectAdapter } from '../runner/run.js';
 import { startServer } from '../server/index.js';
@@ -23,6 +23,8 @@ export const CRASH_KIND = 'process crash: SIGKILL to the database\'s whole proce
 export const KILL_WINDOW_MS = Object.freeze({ from: 1000, to: 3000 });
 // How long acknowledgements still in flight at the kill may take to arrive before the log is closed.
 const SETTLE_MS = 5000;
+// A database that acknowledges no insert for this long is not under load: the trial fails instead of waiting.
+const FIRST_ACK_TIMEOUT_MS = 60_000;
 const CLOSE_TIMEOUT_MS = 5000;
 const POLL_MS = 20;
 const MISSING_EXAMPLES = 5;
@@ -59,9 +61,13 @@ async function withAdapter(description, options, use) {
   }
 }
 
-// Waits until the child has logged its first acknowledgement; rejects when it exits first.
+// Waits until the child has logged its first acknowledgement; rejects when it exits first or the time runs out.
 async function firstChildAck(child, logFile, stderr) {
+  const deadline = Date.now() + FIRST_ACK_TIMEOUT_MS;
   for (;;) {
+    if (Date.now() > deadline) {
+      throw new BenchError(ErrorCodes.TIMEOUT, `no write was acknowledged within ${FIRST_ACK_TIMEOUT_MS / 1000} s: ${stderr().trim()}`);
+    }
     if (child.exitCode !== null || child.signalCode !== null) {
       throw new BenchError(ErrorCodes.CONNECT, `the database process ended before any write was acknowledged: ${stderr().trim() || `exit ${child.exitCode}`}`);
     }
@@ -101,7 +107,7 @@ async function serverTrial({ description, options, target, mode, concurrency, tr
   const log = new AckLog(logFile);
   const load = streamInserts({ adapter, operation: mode, collection: collectionOf(mode), documents, concurrency, log, trial });
   try {
-    await load.firstAck;
+    await withTimeout(load.firstAck, FIRST_ACK_TIMEOUT_MS, `no write was acknowledged within ${FIRST_ACK_TIMEOUT_MS / 1000} s`);
     if (load.acknowledged === 0) throw (await load.done).error;
     const ended = await settled(load.done, killAfterMs);
     if (ended) throw new BenchError(ErrorCodes.CONNECT, `an insert failed before the kill: ${(await load.done).error.message}`);
