@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
+import { adapterIds, loadAdapter } from '../adapters/index.js';
 import sqlite from '../adapters/sqlite/description.js';
 import { ErrorCodes } from '../core/errors.js';
 import { AckLog, readAckLog } from '../durability/ack-log.js';
@@ -19,6 +20,17 @@ const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-crash-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+test('every adapter declares which of its write modes are durable per write, each with its sentence', async () => {
+  for (const id of adapterIds()) {
+    const description = await loadAdapter(id);
+    assert.ok(Array.isArray(description.durablePerWrite), `${id}: durablePerWrite`);
+    for (const mode of description.durablePerWrite) {
+      assert.ok(['singleWrite', 'singleWriteSync'].includes(mode) && description.supports.includes(mode), `${id}: ${mode} is a supported write mode`);
+      assert.equal(typeof description.durability[mode], 'string', `${id}: ${mode} has its sentence`);
+    }
+  }
+});
 
 describe('the acknowledgement log', () => {
   test('holds every recorded key, drops a last line cut by a kill, and ignores keys after close', () => {
