@@ -73,7 +73,7 @@ function compareWorkload(name, compared, a, b) {
 // A gate for CI: a workload fails when b is slower than a by more than `pct` percent and the slowdown is
 // significant, or when b answered wrongly where a passed.
 function gate(workloads, pct) {
-  if (pct === undefined || pct === null) return null;
+  if (pct === null) return null;
   const failed = [];
   for (const w of workloads.filter((workload) => workload.compared)) {
     if (w.a.status === 'passed' && w.b.status === 'failed') {

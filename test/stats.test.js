@@ -62,4 +62,5 @@ test('latencies outside the histogram\'s range are clamped into it, while max an
   assert.equal(latencyMs.mean, 2_400_000);
   assert.equal(decodeHistogram(histogram).totalCount, 3);
   assert.deepEqual(summarizeLatencies([]).latencyMs, { p50: 0, p90: 0, p95: 0, p99: 0, max: 0, mean: 0 });
+  assert.equal(summarizeLatencies([5, 1]).latencyMs.max, 5, 'the largest, wherever it comes');
 });

@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { buildComparison } from '../../results/compare.js';
+import { buildComparison, createComparison } from '../../results/compare.js';
 import { spawnBench } from '../helpers/cli.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/results/', import.meta.url));
@@ -91,6 +91,9 @@ test('synthetic: the comparison names each side, says how it computes, and warns
     'the results come from different machines (one: x, 2 cores; two: x, 2 cores)',
   ]);
   assert.deepEqual(buildComparison([a], [synthetic({ singleRead: [10, 10] })]).warnings, [], 'one machine, or none recorded');
+  a.result.harness = { version: '0.1.0', commit: null };
+  const unlabelled = buildComparison([a], [synthetic({ singleRead: [10, 10] })]);
+  assert.deepEqual([unlabelled.a.label, unlabelled.b.label, unlabelled.a.harness], ['a', 'b', ['0.1.0']]);
 });
 
 test('synthetic: only compared workloads both sides passed count; the gate reads only those and needs a threshold', () => {
@@ -108,11 +111,36 @@ test('synthetic: only compared workloads both sides passed count; the gate reads
   // singleRead is exactly 100% slower: not beyond 100%; warmup is not compared; aggregation failed in b without a reason.
   assert.deepEqual(comparison.gate, { failIfSlowerPct: 100, passed: false, failed: [{ workload: 'aggregation', reason: 'failed validation in b' }] });
   assert.deepEqual(buildComparison([a], [b], { failIfSlowerPct: 99.9 }).gate.failed.map((f) => f.workload), ['singleRead', 'aggregation']);
-  assert.equal(buildComparison([a], [b], { failIfSlowerPct: undefined }).gate, null);
+  // Failed on both sides is no regression of b's; failed only in a gives no speedup either.
+  const bothFailed = buildComparison([b], [b], { failIfSlowerPct: 10 });
+  assert.deepEqual([bothFailed.gate.passed, bothFailed.workloads.find((w) => w.name === 'aggregation').speedup], [true, null]);
+  const aFailed = buildComparison([b], [a]).workloads.find((w) => w.name === 'aggregation');
+  assert.deepEqual([aFailed.a.status, aFailed.speedup, aFailed.verdict], ['failed', null, null]);
+  const allFailed = buildComparison([synthetic({ singleRead: [1, 1] })], [b].map(({ file, result }) => ({ file, result: { ...result, workloads: { singleRead: b.result.workloads.aggregation } } })));
+  assert.deepEqual([allFailed.summary.compared, allFailed.summary.geometricMeanSpeedup], [0, null]);
   const nothing = buildComparison([synthetic({ singleRead: [1, 1] })], [synthetic({ singleRead: [1, 1] })]);
   const oneSided = buildComparison([synthetic({ singleRead: [1, 1], singleWrite: [2, 2] })], [synthetic({ singleRead: [1] })]);
   assert.deepEqual([oneSided.summary.compared, oneSided.summary.notComparable], [1, ['singleWrite']], 'a workload b did not run');
   assert.equal(nothing.summary.geometricMeanSpeedup, 1);
+});
+
+test('synthetic: a side of several files pools their runs, and a file without the workload adds nothing', () => {
+  const a = [synthetic({ singleRead: [10, 30], singleWrite: [5, 5] }), synthetic({ singleRead: [20] })];
+  const b = [synthetic({ singleRead: [10, 10, 10], singleWrite: [5, 5] })];
+  const by = Object.fromEntries(buildComparison(a, b).workloads.map((w) => [w.name, w]));
+  assert.deepEqual([by.singleRead.a.runs, by.singleRead.speedup], [3, 2], 'median of 10, 20, 30 over 10');
+  assert.deepEqual([by.singleWrite.a.runs, by.singleWrite.speedup], [2, 1]);
+});
+
+test('createComparison reads files and directories and labels the sides as they were named', async () => {
+  const fileA = fixtureFile('suite', 'sqlite');
+  const dirB = path.join(FIXTURES, 'sqlite-b');
+  const comparison = await createComparison(fileA, dirB, { failIfSlowerPct: 1_000_000 });
+  assert.deepEqual([comparison.a.label, comparison.b.label], [fileA, dirB]);
+  assert.deepEqual(comparison.a.files, [fileA]);
+  assert.equal(comparison.b.files.length, 1);
+  assert.equal(comparison.gate.passed, true);
+  assert.equal(comparison.summary.compared, Object.values(fixture('suite', 'sqlite').workloads).filter((w) => w.compared).length);
 });
 
 test('synthetic: different datasets are refused; several databases on one side are refused', () => {

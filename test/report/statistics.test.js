@@ -138,6 +138,7 @@ test('the interval leaves out as many of R resampled statistics below as above: 
 
 test('intervals overlap when they share any value', () => {
   assert.equal(intervalsOverlap({ low: 1, high: 2 }, { low: 2, high: 3 }), true);
+  assert.equal(intervalsOverlap({ low: 2, high: 3 }, { low: 1, high: 2 }), true);
   assert.equal(intervalsOverlap({ low: 1, high: 2 }, { low: 1.5, high: 1.6 }), true);
   assert.equal(intervalsOverlap({ low: 1, high: 2 }, { low: 2.01, high: 3 }), false);
   assert.equal(intervalsOverlap({ low: 5, high: 6 }, { low: 1, high: 4.9 }), false);
