@@ -112,6 +112,7 @@ test('a corrupt dataset file is reported with its line number', async () => {
   const { code, stderr } = await bench(['run', '--scale', 'tiny', '--runs', '1', '--reimport'], { env: { BENCH_CACHE_DIR: corruptCache } });
   assert.equal(code, 1);
   assert.match(stderr, /soc-pokec-relationships\.txt(:42|.*line 42)/);
+  assert.match(stderr, /\n {2}the generated file was changed after it was written; delete its directory and the next run generates it again: rm -r '.*synthetic-tiny-s1'\n/);
 });
 
 test('Ctrl-C keeps the completed runs, marks the result incomplete and exits with 130', async () => {
