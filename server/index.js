@@ -6,10 +6,11 @@ import mariadb from './mariadb.js';
 import neo4j from './neo4j.js';
 import orientdb from './orientdb.js';
 import postgresql from './postgresql.js';
+import pouchdb from './pouchdb.js';
 import { confirmOwnListener, isProgram, killTree, requireFreePort, stopProcessTree, treeOf } from './process.js';
 import { runningServer, serverDir, stateFile } from './state.js';
 
-const SERVERS = { postgresql, mariadb, neo4j, orientdb };
+const SERVERS = { postgresql, mariadb, neo4j, orientdb, pouchdb };
 
 // How long a server may take to stop by itself before its process tree is killed. A clean stop of any of them
 // takes a few seconds; a MariaDB once ignored SIGTERM for more than a minute.

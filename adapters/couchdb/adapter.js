@@ -1,0 +1,142 @@
+// CouchDB through its HTTP document API with nano: the lifecycle, the namespace (databases named
+// `<namespace>-...`) and the temporary collections (a database each). It offers the crud suite's document
+// operations only: CouchDB has no graph queries, so none of the social suite's operations, nor its import.
+import { BenchError, ErrorCodes } from '../../core/errors.js';
+import { openConnection } from './connection.js';
+import * as crud from './crud.js';
+import { fromStored } from './documents.js';
+import {
+  ADAPTER_ID, MARKER_ID, markerDatabase, namespaceDatabases, namespaceState, tempDatabase,
+} from './namespace.js';
+
+const NOT_FOUND = 404;
+
+export class CouchAdapter {
+  #options;
+  #connection = null;
+  #version = null;
+  // The last revision known of each document this instance wrote: see crud.js.
+  #revisions = new Map();
+  #store;
+
+  constructor(options) {
+    this.#options = options;
+    this.#store = {
+      label: ADAPTER_ID,
+      database: (collection) => this.#client().use(tempDatabase(this.#options.namespace, collection)),
+      revisions: this.#revisions,
+    };
+  }
+
+  async connect() {
+    const { connection, version } = await openConnection(this.#options);
+    this.#connection = connection;
+    this.#version = version;
+  }
+
+  async close() {
+    const connection = this.#connection;
+    this.#connection = null;
+    await connection?.close();
+  }
+
+  async serverVersion() {
+    return this.#version;
+  }
+
+  async warmup() {}
+
+  async inspectNamespace() {
+    const { namespace } = this.#options;
+    const databases = namespaceDatabases(await this.#client().db.list(), namespace);
+    const marker = databases.includes(markerDatabase(namespace)) ? await this.#markerDocument() : null;
+    return namespaceState(databases, marker);
+  }
+
+  async resetNamespace() {
+    const { namespace } = this.#options;
+    const { state } = await this.inspectNamespace();
+    if (state === 'foreign') {
+      throw new BenchError(ErrorCodes.NAMESPACE_FOREIGN, `${ADAPTER_ID}: namespace "${namespace}" holds databases `
+        + `db-shootout did not create (${markerDatabase(namespace)} has no marker); not touching them`);
+    }
+    const client = this.#client();
+    for (const name of namespaceDatabases(await client.db.list(), namespace)) await client.db.destroy(name);
+    this.#revisions.clear();
+    await client.db.create(markerDatabase(namespace));
+    await this.writeMarker({});
+  }
+
+  // The marker document is replaced with the revision read just before: nobody else writes it.
+  async writeMarker(marker) {
+    const rev = (await this.#markerDocument())?._rev;
+    await this.#client().use(markerDatabase(this.#options.namespace))
+      .insert({ marker, ...(rev === undefined ? {} : { _rev: rev }) }, MARKER_ID);
+  }
+
+  async createTempCollection(name) {
+    const database = tempDatabase(this.#options.namespace, name);
+    await this.#dropDatabase(database);
+    await this.#client().db.create(database);
+  }
+
+  async dropTempCollection(name) {
+    await this.#dropDatabase(tempDatabase(this.#options.namespace, name));
+  }
+
+  async countDocuments(name) {
+    return (await this.#store.database(name).info()).doc_count;
+  }
+
+  async readDocument(name, key) {
+    return crud.getDocument(this.#store, name, key);
+  }
+
+  // Every document in one answer of _all_docs; design documents are never written here.
+  async readCollection(name) {
+    const { rows } = await this.#store.database(name).list({ include_docs: true });
+    return rows.map((row) => fromStored(row.doc));
+  }
+
+  insertDocument(collection, doc, { durable = false } = {}) {
+    return crud.insertDocument(this.#store, collection, doc, { durable });
+  }
+
+  getDocument(collection, key) {
+    return crud.getDocument(this.#store, collection, key);
+  }
+
+  updateDocument(collection, key, doc, { durable = false } = {}) {
+    return crud.updateDocument(this.#store, collection, key, doc, { durable });
+  }
+
+  deleteDocument(collection, key, { durable = false } = {}) {
+    return crud.deleteDocument(this.#store, collection, key, { durable });
+  }
+
+  #client() {
+    if (!this.#connection) throw new Error(`${ADAPTER_ID}: not connected (connect() first, or closed)`);
+    return this.#connection.client;
+  }
+
+  async #markerDocument() {
+    try {
+      return await this.#client().use(markerDatabase(this.#options.namespace)).get(MARKER_ID);
+    } catch (error) {
+      if (error.statusCode === NOT_FOUND) return null;
+      throw error;
+    }
+  }
+
+  // A database and the revisions known of its documents; nothing to do when it does not exist.
+  async #dropDatabase(database) {
+    for (const key of this.#revisions.keys()) {
+      if (key.startsWith(`${database} `)) this.#revisions.delete(key);
+    }
+    try {
+      await this.#client().db.destroy(database);
+    } catch (error) {
+      if (error.statusCode !== NOT_FOUND) throw error;
+    }
+  }
+}
