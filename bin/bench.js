@@ -54,7 +54,7 @@ const concurrencyOption = {
 // Where a command that writes a result document puts it.
 const resultOptions = {
   json: { type: 'boolean', default: false, describe: 'print the result document on stdout (progress stays on stderr)' },
-  out: { type: 'string', default: DEFAULT_OUT_DIR, describe: 'directory for result files' },
+  out: { type: 'string', default: DEFAULT_OUT_DIR, describe: 'directory for result files; made if missing, and checked to be writable before any work' },
 };
 // What a command given too few arguments needs, instead of yargs's "Not enough non-option arguments".
 const MISSING_ARGUMENTS = {

@@ -21,7 +21,7 @@ export const datasetOptions = {
 // Which dataset: the synthetic one (generated) or SNAP's real files (`bench data fetch pokec`).
 export const datasetSourceOptions = {
   dataset: { type: 'string', choices: DATASET_NAMES, default: DATASET_NAMES[0], describe: 'synthetic (generated), or pokec: the real files downloaded by `bench data fetch pokec`; --scale then sets only the query parameters' },
-  'skip-bad': { type: 'boolean', default: false, describe: 'skip and count malformed lines of the dataset files instead of stopping at the first' },
+  'skip-bad': { type: 'boolean', default: false, describe: 'skip and count malformed lines of the real Pokec files (--dataset pokec) instead of stopping at the first; refused for a generated dataset, which has none' },
 };
 
 export const connectionOptions = {
@@ -40,7 +40,7 @@ export const NUMERIC_FLAGS = {
   concurrency: { integer: true, min: 1, max: 10_000 },
   seed: { integer: true, min: 0, max: Number.MAX_SAFE_INTEGER },
   port: { integer: true, min: 1, max: 65535 },
-  'server-pid': { integer: true, min: 1, max: 4_194_304 },
+  'server-pid': { integer: true, min: 1, max: 2_147_483_647 },
   trials: { integer: true, min: 1, max: 1000 },
   'connect-timeout': { unit: 'seconds', above: 0, max: 3600 },
   'stall-timeout': { unit: 'seconds', above: 0, max: 86_400 },

@@ -54,7 +54,7 @@ test('every numeric flag of every command names its range and what was typed', a
     [['import', '--connect-timeout', '0'], /--connect-timeout must be a number of seconds above 0, at most 3,600, got 0$/],
     [['generate', '--seed', '-1'], /--seed must be an integer from 0 to 9,007,199,254,740,991, got -1$/],
     [['check', '--port', '70000'], /--port must be a positive integer up to 65,535, got 70000$/],
-    [['run', '--server-pid', 'x'], /--server-pid must be a positive integer up to 4,194,304, got x$/],
+    [['run', '--server-pid', 'x'], /--server-pid must be a positive integer up to 2,147,483,647, got x$/],
     [['crash', '--trials', 'many'], /--trials must be a positive integer up to 1,000, got many$/],
     [['server', 'start', 'postgresql', '--port', '0'], /--port must be a positive integer up to 65,535, got 0$/],
     [['compare', 'a', 'b', '--fail-if-slower', '-5'], /--fail-if-slower must be a percentage of at least 0, got -5$/],
