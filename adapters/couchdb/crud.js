@@ -14,7 +14,10 @@ import { documentBody, fromStored } from './documents.js';
 // each round, so this bounds a pathological race, not the normal case.
 export const MAX_CONFLICT_RETRIES = 100;
 const CONFLICT = 409;
-const NOT_FOUND = 404;
+
+// A 404 that is about the document, not its database: CouchDB says `missing` or `deleted`, and so does PouchDB
+// Server (whose missing database is `no_db_file`, CouchDB's `Database does not exist.`).
+export const isMissingDocument = (error) => error.statusCode === 404 && ['missing', 'deleted'].includes(error.reason);
 
 const revisionKey = (scope, key) => `${scope.config.db} ${key}`;
 
@@ -34,7 +37,7 @@ export async function getDocument(store, collection, key) {
   try {
     return fromStored(await store.database(collection).get(key));
   } catch (error) {
-    if (error.statusCode === NOT_FOUND) return null;
+    if (isMissingDocument(error)) return null;
     throw failed(store, 'get', collection, key, error);
   }
 }
@@ -66,8 +69,8 @@ async function withRevision(store, scope, collection, operation, key, write) {
       await write(rev);
       return;
     } catch (error) {
-      // A write with a stale revision of a deleted document may also be answered 404.
-      if (error.statusCode === NOT_FOUND) throw missingKey(store, operation, collection, key);
+      // A delete with the revision of a document deleted meanwhile is answered 404.
+      if (isMissingDocument(error)) throw missingKey(store, operation, collection, key);
       if (error.statusCode !== CONFLICT || attempt === MAX_CONFLICT_RETRIES) {
         throw failed(store, operation, collection, key, error,
           error.statusCode === CONFLICT ? `still in conflict after ${MAX_CONFLICT_RETRIES} retries` : undefined);
@@ -82,7 +85,7 @@ async function currentRevision(store, scope, collection, operation, key) {
   try {
     return (await scope.get(key))._rev;
   } catch (error) {
-    if (error.statusCode === NOT_FOUND) throw missingKey(store, operation, collection, key);
+    if (isMissingDocument(error)) throw missingKey(store, operation, collection, key);
     throw failed(store, operation, collection, key, error);
   }
 }
