@@ -76,6 +76,8 @@ export function recordRun(result, name, run) {
       latencyMs: run.latencyMs,
       histogram: run.histogram,
       resources: run.resources ?? null,
+      // An open-loop run: its target and achieved rates (runner/open-loop.js).
+      ...(run.openLoop ? { openLoop: run.openLoop } : {}),
     });
   } else {
     entry.runs.push({

@@ -1,6 +1,7 @@
 // The timed loop. `concurrency` workers share one cursor over the inputs, so at most `concurrency`
 // operations are in flight and none waits for a slower sibling. Per operation the hot path does one
-// clock read and two array stores; answers are kept for validation after the clock has stopped.
+// clock read and two array stores; answers are kept for validation after the clock has stopped. With `times`
+// (a workload whose check needs them) it also keeps each operation's start and end.
 import async from 'async';
 import { performance } from 'node:perf_hooks';
 import { BenchError, ErrorCodes } from '../core/errors.js';
@@ -11,11 +12,13 @@ export const MAX_ERRORS = 100;
 const WATCHDOG_INTERVAL_MS = 1000;
 
 export async function execute({
-  inputs, call, adapter, concurrency, signal, onProgress, stallTimeoutMs = DEFAULT_STALL_TIMEOUT_MS,
+  inputs, call, adapter, concurrency, signal, onProgress, stallTimeoutMs = DEFAULT_STALL_TIMEOUT_MS, times = false,
 }) {
   const count = inputs.length;
   const answers = new Array(count).fill(undefined);
   const latencies = new Float64Array(count);
+  const starts = times ? new Float64Array(count) : null;
+  const ends = times ? new Float64Array(count) : null;
   const errors = [];
   let next = 0;
   let completed = 0;
@@ -35,6 +38,10 @@ export async function execute({
       }
       const end = performance.now();
       latencies[index] = end - start;
+      if (starts !== null) {
+        starts[index] = start;
+        ends[index] = end;
+      }
       start = end;
       completed += 1;
     }
@@ -73,5 +80,7 @@ export async function execute({
     signal?.removeEventListener('abort', onAbort);
   }
   const wallMs = performance.now() - begin;
-  return { wallMs, answers, latencies, errors, completed, aborted: Boolean(signal?.aborted) };
+  return {
+    wallMs, answers, latencies, errors, completed, aborted: Boolean(signal?.aborted), times: times ? { starts, ends } : null,
+  };
 }

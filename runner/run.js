@@ -12,6 +12,7 @@ import { summarizeLatencies } from '../results/stats.js';
 import { measureDisk } from '../resources/disk.js';
 import { measureRun, measureServer } from '../resources/measure.js';
 import { execute } from './execute.js';
+import { executeOpenLoop } from './open-loop.js';
 import { restartServer } from './restart.js';
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
@@ -51,7 +52,8 @@ async function describeDb(description, adapter) {
 }
 
 // One step of a round: `workload` over its `inputs`, timed, then validated. `params` (null for a suite whose
-// workloads take none) reach the workload's call, setup, check and teardown. `usage.resources` receives what the
+// workloads take none) reach the workload's call, setup, check and teardown; a `rate` among them runs the step open
+// loop. A `timed` workload's check also gets each operation's start and end. `usage.resources` receives what the
 // step used while its operations ran, even when it then throws.
 async function runWorkload({
   step, adapter, inputs, expected, round, config, signal, progress, server, usage,
@@ -62,11 +64,14 @@ async function runWorkload({
   let outcome;
   const meter = await measureRun(server);
   try {
-    outcome = await execute({
+    const executor = params?.rate ? executeOpenLoop : execute;
+    outcome = await executor({
       inputs,
       call: params ? (target, input) => workload.call(target, input, params) : workload.call,
       adapter,
       concurrency: round.concurrency,
+      rate: params?.rate,
+      times: Boolean(workload.timed),
       signal,
       stallTimeoutMs: config.stallTimeoutMs,
       onProgress: bar ? (done) => bar.update(done) : undefined,
@@ -79,6 +84,7 @@ async function runWorkload({
 
   const { run } = round;
   const record = { run, ops: inputs.length, ms: outcome.wallMs, resources: usage.resources };
+  if (outcome.openLoop) record.openLoop = outcome.openLoop;
   if (outcome.errors.length > 0) {
     const stopped = outcome.completed < inputs.length ? `; stopped after ${outcome.completed} operations` : '';
     record.valid = false;
@@ -88,7 +94,7 @@ async function runWorkload({
     record.examples = outcome.errors.slice(0, MAX_EXAMPLES_PER_RUN)
       .map(({ index, error }) => ({ input: abbreviate(inputs[index]), problem: `error: ${error.message}` }));
   } else {
-    const failures = await workload.check(expected, inputs, outcome.answers, adapter, params);
+    const failures = await workload.check(expected, inputs, outcome.answers, adapter, params, outcome.times);
     record.valid = failures.length === 0;
     if (record.valid) {
       Object.assign(record, summarizeLatencies(outcome.latencies));

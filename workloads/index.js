@@ -3,8 +3,9 @@
 import { usageError } from '../core/errors.js';
 import social from './social/suite.js';
 import crud from './crud/suite.js';
+import mixed from './mixed/suite.js';
 
-export const SUITES = Object.freeze({ social, crud });
+export const SUITES = Object.freeze({ social, crud, mixed });
 export const DEFAULT_SUITE = 'social';
 
 export function suiteIds() {

@@ -1,0 +1,110 @@
+// The mixed suite: reads and writes of the same documents at once, as YCSB's core workloads mix them. A round
+// loads `records` crud documents (untimed) into a fresh temporary collection, runs one workload's operation stream
+// over them, checks every read and the final state, and drops the collection; so each workload, concurrency level
+// and rate starts from the same loaded state. Closed loop at each `--concurrency` level, or open loop at each
+// `--rate` (operations sent at their scheduled times, the pool still sized by the concurrency).
+import { eachLimit } from 'async';
+import { usageError } from '../../core/errors.js';
+import { claimNamespace } from '../../import/import.js';
+import { SHAPES, crudDocuments } from '../crud/documents.js';
+import { DEFAULT_DISTRIBUTION, DISTRIBUTIONS } from './keys.js';
+import { COLLECTION, WORKLOADS, crossInserts } from './workloads.js';
+
+export const DEFAULT_RECORDS = 10_000;
+export const DEFAULT_OPS = 100_000;
+export const DEFAULT_SHAPE = 'uniform';
+
+export const stepKey = (name, { ops, concurrency, rate }) => `${name} n=${ops} c=${concurrency}${rate ? ` rate=${rate}` : ''}`;
+
+const list = (value) => [value].flat().filter((item) => item !== null && item !== undefined);
+
+// What the suite reads of the invocation's configuration, with its defaults.
+export function mixedSettings(config) {
+  const settings = {
+    records: config.records ?? DEFAULT_RECORDS,
+    ops: list(config.ops ?? DEFAULT_OPS),
+    levels: list(config.concurrency),
+    rates: list(config.rates),
+    distribution: config.distribution ?? DEFAULT_DISTRIBUTION,
+    shape: config.shape ?? DEFAULT_SHAPE,
+    seed: config.seed ?? 1,
+    runs: config.runs ?? 1,
+    durable: Boolean(config.durable),
+  };
+  if (!DISTRIBUTIONS.includes(settings.distribution)) {
+    throw usageError(`unknown distribution "${settings.distribution}"; valid distributions: ${DISTRIBUTIONS.join(', ')}`);
+  }
+  if (!SHAPES.includes(settings.shape)) throw usageError(`unknown shape "${settings.shape}"; valid shapes: ${SHAPES.join(', ')}`);
+  if (!Number.isSafeInteger(settings.records) || settings.records < 1) {
+    throw usageError(`--records must be a whole number of at least 1, got ${settings.records}`);
+  }
+  if (settings.levels.length === 0) throw usageError('the mixed suite needs a concurrency level');
+  if (settings.rates.some((rate) => !(Number.isFinite(rate) && rate > 0))) {
+    throw usageError(`a rate must be a positive number of operations per second, got ${settings.rates.join(', ')}`);
+  }
+  return settings;
+}
+
+// Untimed, a bounded number at a time: the round's pool is sized by its concurrency. (`async` needs an async
+// function here: a plain one returning a promise would be taken for one expecting a callback.)
+async function loadCollection(adapter, docs, concurrency) {
+  await adapter.createTempCollection(COLLECTION);
+  await eachLimit(docs, concurrency, async (doc) => adapter.insertDocument(COLLECTION, doc, { durable: false }));
+}
+
+export default {
+  id: 'mixed',
+  name: 'mixed',
+  description: 'concurrent gets, updates, inserts and deletes of the same documents, closed or open loop, every read checked',
+  workloads: WORKLOADS,
+  alwaysRun: [],
+  // The loaded documents, then those the cross-action pattern inserts; a write's base is the key's other version.
+  prepare(config) {
+    const { records, ops, shape, seed } = mixedSettings(config);
+    const count = records + crossInserts(Math.max(...ops));
+    return { shape, seed, records, ...crudDocuments({ count, shape, seed }) };
+  },
+  describeData: (data) => ({
+    id: `mixed-${data.shape}-r${data.records}-s${data.seed}`,
+    name: 'mixed documents',
+    shape: data.shape,
+    seed: data.seed,
+    documents: data.records,
+  }),
+  // Nothing to import: each round loads its documents into a temporary collection of a namespace the harness owns.
+  load: async ({ adapter, description, options }) => { await claimNamespace({ adapter, description, options }); return null; },
+  context: (data) => data,
+  rounds({ config, workloads }) {
+    const {
+      records, ops: counts, levels, rates, distribution, shape, seed, runs, durable,
+    } = mixedSettings(config);
+    let loaded = null;
+    // The same documents prepare() made first: a smaller count of crud documents is a prefix of a larger one.
+    const documents = () => {
+      loaded ??= crudDocuments({ count: records, shape, seed }).docs;
+      return loaded;
+    };
+    const rounds = [];
+    for (const workload of workloads) {
+      for (const ops of counts) {
+        for (const concurrency of levels) {
+          for (const rate of rates.length > 0 ? rates : [null]) {
+            const params = { ops, records, distribution, concurrency, durable, ...(rate ? { rate } : {}) };
+            const step = { key: stepKey(workload.name, params), workload, params };
+            for (let run = 1; run <= runs; run += 1) {
+              rounds.push({
+                run,
+                label: `run ${run}/${runs}`,
+                concurrency,
+                setup: (adapter) => loadCollection(adapter, documents(), concurrency),
+                teardown: (adapter) => adapter.dropTempCollection(COLLECTION),
+                steps: [step],
+              });
+            }
+          }
+        }
+      }
+    }
+    return rounds;
+  },
+};

@@ -1,0 +1,180 @@
+// The mixed suite's workloads as data: each one operation stream over a collection loaded with `records`
+// documents, deterministic from the seed (which operation, from the workload's mix; which key, from the
+// distribution), run closed or open loop, then checked as a whole (consistency.js) from each operation's answer,
+// start and end and the collection read back. The rule is in workloads/README.md.
+import { createRandom } from '../../datasets/random.js';
+import { crudKey } from '../crud/documents.js';
+import { createKeyChooser } from './keys.js';
+import { DELETE, INSERT, READ, UPDATE, consistencyFailures } from './consistency.js';
+
+export const COLLECTION = 'mixed';
+// The cross-action pattern, repeated: insert, get, insert, update, get, insert, delete.
+export const CROSS_PATTERN = 'IGIUGID';
+const PATTERN_KINDS = { I: INSERT, G: READ, U: UPDATE, D: DELETE };
+// Each workload's stream of one seed: the operation kinds and the keys draw from sequences of their own.
+const STREAM_KINDS = 31;
+const STREAM_KEYS = 41;
+// An update never targets a deleted key: it draws again, this many times at most.
+const MAX_UPDATE_DRAWS = 100_000;
+// The write of operation i carries version i + 2, above the loaded documents' (crud's uniform documents have 1).
+const FIRST_VERSION = 2;
+
+// How many inserts `ops` operations of the cross-action pattern make: the documents a stream needs beyond the
+// loaded ones.
+export function crossInserts(ops) {
+  const perPattern = [...CROSS_PATTERN].filter((letter) => letter === 'I').length;
+  const rest = [...CROSS_PATTERN.slice(0, ops % CROSS_PATTERN.length)].filter((letter) => letter === 'I').length;
+  return Math.floor(ops / CROSS_PATTERN.length) * perPattern + rest;
+}
+
+// The version written by operation `index`: a document of the key's shape whose `version` names that operation.
+// Successive writes of one key alternate between its two crud versions, so that with varied shapes a replace
+// that merged instead would show.
+function written(ctx, number, writes, index) {
+  const base = writes % 2 === 0 ? ctx.updates[number] : ctx.docs[number];
+  return { ...base, version: index + FIRST_VERSION };
+}
+
+function proportionKind(mix) {
+  return (random) => (random.next() < mix.read ? READ : UPDATE);
+}
+
+// The operations of one workload. Reads and updates choose their key by the distribution among the keys that
+// exist so far (an update draws again on a deleted key); an insert takes the next new key; a delete takes the
+// oldest key that no update wrote and that is not the latest insert, so that no update ever meets a key a delete
+// removed. A write of a key this stream inserted carries `after`: its insert, which it waits for (workloads'
+// call), since the key does not exist before the insert completes.
+export function operationStream(ctx, { mix, ops, records, distribution, stream }) {
+  const capacity = records + (mix.pattern ? crossInserts(ops) : 0);
+  if (capacity > ctx.docs.length) throw new Error(`internal: ${capacity} documents needed, ${ctx.docs.length} prepared`);
+  const kinds = createRandom(ctx.seed, STREAM_KINDS + stream);
+  const chooseKey = createKeyChooser({ distribution, random: createRandom(ctx.seed, STREAM_KEYS + stream), capacity });
+  const nextKind = mix.pattern ? (random, i) => PATTERN_KINDS[mix.pattern[i % mix.pattern.length]] : proportionKind(mix);
+  const writes = new Uint32Array(capacity);
+  const updated = new Uint8Array(capacity);
+  const deleted = new Uint8Array(capacity);
+  const insertedBy = new Int32Array(capacity).fill(-1);
+  let count = records;
+  let oldest = 0;
+  const operations = new Array(ops);
+  for (let i = 0; i < ops; i += 1) {
+    const kind = nextKind(kinds, i);
+    let number;
+    if (kind === READ) {
+      number = chooseKey(count);
+    } else if (kind === INSERT) {
+      number = count;
+      count += 1;
+      insertedBy[number] = i;
+    } else if (kind === UPDATE) {
+      let draws = 0;
+      do {
+        number = chooseKey(count);
+        draws += 1;
+        if (draws > MAX_UPDATE_DRAWS) throw new Error('internal: every key drawn for an update was deleted');
+      } while (deleted[number]);
+      updated[number] = 1;
+    } else {
+      while (oldest < count && (updated[oldest] || deleted[oldest])) oldest += 1;
+      if (oldest >= count - 1) {
+        throw new Error(`internal: no key to delete at operation ${i}: every older key was updated or deleted`);
+      }
+      number = oldest;
+      deleted[number] = 1;
+    }
+    const op = kind === INSERT ? { kind, key: crudKey(number + 1), index: i } : { kind, key: crudKey(number + 1) };
+    if (kind === INSERT || kind === UPDATE) {
+      op.doc = written(ctx, number, writes[number], i);
+      writes[number] += 1;
+    }
+    if ((kind === UPDATE || kind === DELETE) && insertedBy[number] >= 0) {
+      op.after = insertedBy[number];
+      operations[op.after].awaited = true;
+    }
+    operations[i] = op;
+  }
+  return operations;
+}
+
+// Per connection (each round has its own), the inserts that a later write of their key waits for.
+const awaitedInserts = new WeakMap();
+
+function settlement(adapter, index) {
+  const pending = awaitedInserts.get(adapter);
+  let entry = pending.get(index);
+  if (!entry) {
+    entry = {};
+    entry.promise = new Promise((resolve, reject) => Object.assign(entry, { resolve, reject }));
+    // A failed insert whose dependants never ran must not be an unhandled rejection.
+    entry.promise.catch(() => {});
+    pending.set(index, entry);
+  }
+  return entry;
+}
+
+async function insert(adapter, op, durable) {
+  if (!op.awaited) return adapter.insertDocument(COLLECTION, op.doc, { durable });
+  const entry = settlement(adapter, op.index);
+  try {
+    await adapter.insertDocument(COLLECTION, op.doc, { durable });
+  } catch (error) {
+    entry.reject(new Error(`its insert (operation ${op.index}) failed: ${error.message}`));
+    throw error;
+  }
+  return entry.resolve();
+}
+
+async function perform(adapter, op, { durable }) {
+  if (op.after !== undefined) await settlement(adapter, op.after).promise;
+  switch (op.kind) {
+    case READ: return adapter.getDocument(COLLECTION, op.key);
+    case UPDATE: return adapter.updateDocument(COLLECTION, op.key, op.doc, { durable });
+    case DELETE: return adapter.deleteDocument(COLLECTION, op.key, { durable });
+    default: return insert(adapter, op, durable);
+  }
+}
+
+function loadedState(ctx, records) {
+  return new Map(ctx.docs.slice(0, records).map((doc) => [doc._key, doc]));
+}
+
+// `operation`: the one that tells whether an adapter supports the workload (an adapter offers the four document
+// operations together).
+function mixedWorkload({ name, operation, description, mix, stream }) {
+  return {
+    name,
+    operation,
+    compared: true,
+    description,
+    // The check needs when each operation began and ended.
+    timed: true,
+    inputs: (ctx, params) => operationStream(ctx, { ...params, mix, stream }),
+    setup: async (adapter) => { awaitedInserts.set(adapter, new Map()); },
+    call: (adapter, op, params) => perform(adapter, op, params),
+    async check(ctx, inputs, answers, adapter, params, times) {
+      return consistencyFailures({
+        initial: loadedState(ctx, params.records),
+        operations: inputs,
+        answers,
+        starts: times.starts,
+        ends: times.ends,
+        final: await adapter.readCollection(COLLECTION),
+      });
+    },
+    teardown: async (adapter) => { awaitedInserts.delete(adapter); },
+  };
+}
+
+export const WORKLOADS = [
+  mixedWorkload({ name: 'read-only', operation: 'getDocument', description: 'gets only', mix: { read: 1 }, stream: 0 }),
+  mixedWorkload({ name: 'write-only', operation: 'updateDocument', description: 'updates (replace) only', mix: { read: 0 }, stream: 1 }),
+  mixedWorkload({ name: '50-50', operation: 'updateDocument', description: 'gets and updates, half each', mix: { read: 0.5 }, stream: 2 }),
+  mixedWorkload({ name: '95-5', operation: 'updateDocument', description: '95% gets, 5% updates', mix: { read: 0.95 }, stream: 3 }),
+  mixedWorkload({
+    name: 'igiugid',
+    operation: 'insertDocument',
+    description: `the cross-action pattern ${[...CROSS_PATTERN].join(' ')}: insert, get, insert, update, get, insert, delete`,
+    mix: { pattern: CROSS_PATTERN },
+    stream: 4,
+  }),
+];
