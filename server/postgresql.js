@@ -71,6 +71,8 @@ export default {
   defaultPort: 55432,
   adapters: ['postgresql', 'postgresql_tabular'],
   install: (dir, log) => aptInstall('PostgreSQL', ['postgresql'], log),
+  // The instance's files outside the cache: under root, the data directory the server user can reach.
+  dirsOutsideCache: (cacheDir) => (isRoot() ? [path.dirname(instanceDir(null, cacheDir))] : []),
 
   async version() {
     const bin = binDir();

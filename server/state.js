@@ -1,7 +1,8 @@
 // Where a local server started by `bench server start` lives, and how other commands find it: a state file
 // beside its data directory, valid while the recorded process is alive.
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { BenchError, ErrorCodes } from '../core/errors.js';
 
 export function serverDir(cacheDir, family) {
   return path.join(cacheDir, 'servers', family);
@@ -40,4 +41,13 @@ export function runningServer(cacheDir, family) {
     return null;
   }
   return state && Number.isInteger(state.pid) && isAlive(state.pid) ? state : null;
+}
+
+// Removes what a stopped server keeps outside the cache (PostgreSQL's data directory under root), for a throwaway
+// cache that is about to be removed as a whole (the tests' own).
+export function removeServerFiles(server, { cacheDir }) {
+  if (runningServer(cacheDir, server.family)) {
+    throw new BenchError(ErrorCodes.USAGE, `${server.name} is running; stop it before removing its files`);
+  }
+  for (const dir of server.dirsOutsideCache?.(cacheDir) ?? []) rmSync(dir, { recursive: true, force: true });
 }

@@ -13,7 +13,7 @@ import { prepareDataset } from '../datasets/dataset.js';
 import { crashTest } from '../durability/crash.js';
 import { crashTarget } from '../durability/target.js';
 import { serverFamily, serverStatus, startServer, stopServer } from '../server/index.js';
-import { isAlive } from '../server/state.js';
+import { isAlive, removeServerFiles } from '../server/state.js';
 import { spawnBench } from './helpers/cli.js';
 import { freePort } from './helpers/net.js';
 
@@ -25,6 +25,7 @@ if (!installed && required) throw new Error('BENCH_REQUIRE needs postgresql, but
 const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'bench-crash-pg-'));
 after(async () => {
   await stopServer(postgresql, { cacheDir }).catch(() => {});
+  removeServerFiles(postgresql, { cacheDir });
   rmSync(cacheDir, { recursive: true, force: true });
 });
 

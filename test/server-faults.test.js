@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { serverFamily, startServer, stopServer } from '../server/index.js';
+import { removeServerFiles } from '../server/state.js';
 import { BIN } from './helpers/cli.js';
 import { freePort } from './helpers/net.js';
 
@@ -22,6 +23,7 @@ const CRASH = /Unhandled|node:internal|\n\s+at \S+ \(/;
 const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'bench-faults-'));
 after(async () => {
   await stopServer(postgresql, { cacheDir }).catch(() => {});
+  removeServerFiles(postgresql, { cacheDir });
   rmSync(cacheDir, { recursive: true, force: true });
 });
 

@@ -15,7 +15,7 @@ import { stopServerMessage } from '../cli/server.js';
 import { serverFamily, serverStatus, startServer, stopServer } from '../server/index.js';
 import { LOCALHOST, waitUntilAccepting } from '../server/process.js';
 import { defaultCacheDir } from '../core/paths.js';
-import { isAlive, serverDir, stateFile } from '../server/state.js';
+import { isAlive, removeServerFiles, serverDir, stateFile } from '../server/state.js';
 import { spawnBench } from './helpers/cli.js';
 import { freePort, listen } from './helpers/net.js';
 
@@ -31,6 +31,7 @@ for (const family of ['postgresql', 'mariadb']) {
     const cacheDir = mkdtempSync(path.join(os.tmpdir(), `bench-server-${family}-`));
     after(async () => {
       await stopServer(server, { cacheDir }).catch(() => {});
+      removeServerFiles(server, { cacheDir });
       rmSync(cacheDir, { recursive: true, force: true });
     });
 
