@@ -15,13 +15,15 @@ import { generateCommand } from '../cli/generate.js';
 import { listCommand } from '../cli/list.js';
 import { reportCommand } from '../cli/report.js';
 import {
-  DEFAULT_CONCURRENCY, DEFAULT_RUNS, checkCommon, checkNumbers, connectionOptions, datasetOptions, datasetSourceOptions, givenFlags,
+  DEFAULT_CONCURRENCY, checkCommon, checkNumbers, connectionOptions, datasetOptions, datasetSourceOptions, givenFlags,
 } from '../cli/options.js';
 import { importCommand, runCommand } from '../cli/run.js';
 import { serverCommand } from '../cli/server.js';
 import { DEFAULT_TRIALS } from '../durability/crash.js';
 import { DEFAULT_SEED } from '../datasets/scales.js';
 import { SERVER_FAMILIES } from '../server/index.js';
+import { SHAPES } from '../workloads/crud/documents.js';
+import { DEFAULT_SUITE, SUITES, suiteIds } from '../workloads/index.js';
 import { checkPresetFlags, presetNames } from '../workloads/presets.js';
 
 const USAGE_CODES = new Set([ErrorCodes.USAGE, ErrorCodes.UNKNOWN_DB, ErrorCodes.UNKNOWN_WORKLOAD]);
@@ -71,9 +73,13 @@ await yargs(hideBin(process.argv))
   .command('run', 'run the benchmark suite against one database (default: embedded SQLite)', (y) => y
     .options({
       ...dbOption,
-      workload: { type: 'string', default: 'all', describe: 'all, or a comma-separated list of workloads (see `bench list`)' },
-      runs: { type: 'number', default: DEFAULT_RUNS, describe: 'runs, each from a fresh connection' },
-      ...concurrencyOption,
+      suite: { type: 'string', choices: suiteIds(), default: DEFAULT_SUITE, describe: 'the benchmark family: social (the classic nosql-tests on Pokec) or crud (individual inserts, gets, updates and deletes at rising concurrency); see `bench list`' },
+      workload: { type: 'string', default: 'all', describe: 'all, or a comma-separated list of the suite\'s workloads (see `bench list`)' },
+      runs: { type: 'number', describe: 'runs, each from a fresh connection', defaultDescription: `${SUITES.social.defaults.runs} (social), ${SUITES.crud.defaults.runs} (crud)` },
+      concurrency: { type: 'string', describe: 'operations in flight at once, the same for every database; pools are sized from it. crud: a comma-separated list of levels, each run from an empty collection', defaultDescription: `${SUITES.social.defaults.concurrency} (social), ${SUITES.crud.defaults.concurrency} (crud)` },
+      ops: { type: 'string', describe: 'crud: documents per phase, or a comma-separated list of counts', defaultDescription: String(SUITES.crud.defaults.ops) },
+      shape: { type: 'string', choices: SHAPES, describe: 'crud: uniform documents (one shape for all), or varied (names, number and types of fields change per document)', defaultDescription: SUITES.crud.defaults.shape },
+      sync: { type: 'boolean', describe: 'crud: each write with the database\'s durable acknowledgement (as singleWriteSync), instead of its default one', defaultDescription: 'false' },
       ...datasetOptions,
       ...datasetSourceOptions,
       ...resultOptions,
@@ -93,7 +99,9 @@ await yargs(hideBin(process.argv))
     .example('$0 run --db sqlite --workload neighbors,shortestPath --runs 3', 'two workloads')
     .example('$0 run --scale tiny --runs 1 --json > result.json', 'a quick machine-readable run')
     .example('$0 run --dataset pokec --scale full', 'the real Pokec files (after `bench data fetch pokec`), the classic parameters')
-    .example('$0 run --db postgresql --preset nosql-tests-2018', 'the published 2018 parameters on the full Pokec'), command(runCommand))
+    .example('$0 run --db postgresql --preset nosql-tests-2018', 'the published 2018 parameters on the full Pokec')
+    .example('$0 run --suite crud --db postgresql --ops 10000,100000', 'inserts, gets, updates and deletes at concurrency 1 to 64, as ArangoDB vs CouchDB (2012)')
+    .example('$0 run --suite crud --concurrency 1,8,64 --shape varied --sync', 'three levels, documents of varied shapes, durable writes'), command(runCommand))
   .command('import', 'import the dataset alone (again, even when the database holds it) and record its duration, throughput and counts', (y) => y
     .options({
       ...dbOption,

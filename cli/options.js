@@ -5,7 +5,6 @@ import { defaultCacheDir } from '../core/paths.js';
 import { isAlive, runningServer } from '../server/state.js';
 import { SCALES, DEFAULT_SEED } from '../datasets/scales.js';
 import { DATASET_NAMES } from '../datasets/dataset.js';
-import { WORKLOADS, WORKLOAD_NAMES } from '../workloads/suite.js';
 
 export const DEFAULT_RUNS = 5;
 // The pool size of every database driver in the classic nosql-tests.
@@ -45,7 +44,10 @@ export const NUMERIC_FLAGS = {
   'connect-timeout': { unit: 'seconds', above: 0, max: 3600 },
   'stall-timeout': { unit: 'seconds', above: 0, max: 86_400 },
   'fail-if-slower': { unit: 'percent', min: 0, max: Infinity },
+  ops: { integer: true, min: 1, max: 10_000_000 },
 };
+// Flags of `bench run` that take a comma-separated list (a sweep), each element in the flag's range.
+const LIST_FLAGS = new Set(['concurrency', 'ops']);
 
 const number = (value) => value.toLocaleString('en-US');
 
@@ -78,9 +80,28 @@ export function checkNumber(name, value, args = hideBin(process.argv)) {
   if (!inRange(value, spec)) throw usageError(`--${name} must be ${rangeText(spec)}, got ${typed(name, value, args)}`);
 }
 
+// "--concurrency 1,2,4" gives [1, 2, 4]; every element is checked as the flag's single value would be.
+export function numberList(name, text) {
+  if (typeof text === 'number') {
+    checkNumber(name, text);
+    return [text];
+  }
+  const items = String(text).split(',').map((item) => item.trim());
+  const values = items.map((item) => (item === '' ? Number.NaN : Number(item)));
+  values.forEach((value, i) => {
+    if (!inRange(value, NUMERIC_FLAGS[name])) {
+      throw usageError(`--${name} must be ${rangeText(NUMERIC_FLAGS[name])} or a comma-separated list of them, got ${items[i] === '' ? `"${text}"` : items[i]}`);
+    }
+  });
+  if (new Set(values).size !== values.length) throw usageError(`--${name} names a value twice: ${text}`);
+  return values;
+}
+
 export function checkNumbers(argv) {
   for (const name of Object.keys(NUMERIC_FLAGS)) {
-    if (argv[name] !== undefined) checkNumber(name, argv[name]);
+    if (argv[name] === undefined) continue;
+    if (LIST_FLAGS.has(name) && typeof argv[name] === 'string') numberList(name, argv[name]);
+    else checkNumber(name, argv[name]);
   }
   return true;
 }
@@ -105,16 +126,18 @@ export function givenFlags(args) {
   return names;
 }
 
-// "all" or a comma-separated list; the warm-up always runs first, as it prepares the measured workloads.
-export function selectWorkloads(spec) {
+// "all" or a comma-separated list of the suite's workloads, in the suite's order; the workloads the others
+// depend on (the social suite's warm-up, the crud suite's insert) always run.
+export function selectWorkloads(suite, spec = 'all') {
   const names = String(spec).split(',').map((name) => name.trim()).filter(Boolean);
-  if (names.length === 0 || names.includes('all')) return WORKLOADS;
-  const unknown = names.filter((name) => !WORKLOAD_NAMES.includes(name));
+  if (names.length === 0 || names.includes('all')) return suite.workloads;
+  const valid = suite.workloads.map((workload) => workload.name);
+  const unknown = names.filter((name) => !valid.includes(name));
   if (unknown.length > 0) {
     throw new BenchError(ErrorCodes.UNKNOWN_WORKLOAD,
-      `unknown workload ${unknown.map((name) => `"${name}"`).join(', ')}; valid workloads: all, ${WORKLOAD_NAMES.join(', ')}`);
+      `unknown workload ${unknown.map((name) => `"${name}"`).join(', ')} of the ${suite.id} suite; valid workloads: all, ${valid.join(', ')}`);
   }
-  return WORKLOADS.filter((workload) => workload.name === 'warmup' || names.includes(workload.name));
+  return suite.workloads.filter((workload) => suite.alwaysRun.includes(workload.name) || names.includes(workload.name));
 }
 
 // Connection defaults come from a local server started by `bench server start` when one runs and no

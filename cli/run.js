@@ -3,15 +3,17 @@ import path from 'node:path';
 import { hideBin } from 'yargs/helpers';
 import { loadAdapter } from '../adapters/index.js';
 import { usageError } from '../core/errors.js';
-import { prepareDataset } from '../datasets/dataset.js';
 import { POKEC_FILES, pokecDir } from '../datasets/fetch.js';
 import { failedWorkloads, finishResult } from '../results/model.js';
 import { formatImport } from '../results/import-summary.js';
 import { formatTable } from '../results/table.js';
 import { claimResultFile, writeResult } from '../results/write.js';
 import { runBenchmark } from '../runner/run.js';
-import { getPreset, limitDataset } from '../workloads/presets.js';
-import { adapterOptions, connectionRecord, givenFlags, selectWorkloads, serverProcess } from './options.js';
+import { SUITES, getSuite } from '../workloads/index.js';
+import { getPreset } from '../workloads/presets.js';
+import {
+  adapterOptions, connectionRecord, givenFlags, numberList, selectWorkloads, serverProcess,
+} from './options.js';
 import { checkOutputDirectory } from './output.js';
 import { createProgress } from './progress.js';
 import { storedResult } from './redact.js';
@@ -77,14 +79,36 @@ export function withPreset(argv, given) {
   };
 }
 
-// `bench run`: import when needed, then the runs. `bench import` (importOnly): the import alone, always made
-// again, recorded in a result document of its own with no workloads.
+// The run's flags as its suite takes them: a flag of another suite is refused, the suite's defaults fill what was
+// not given, --concurrency and --ops become lists.
+function suiteSettings(suite, argv, given) {
+  const foreign = Object.values(SUITES).filter((other) => other !== suite)
+    .flatMap((other) => (other.flags ?? []).filter((flag) => given.has(flag) && !(suite.flags ?? []).includes(flag)).map((flag) => [flag, other]));
+  if (foreign.length > 0) {
+    const [flag, other] = foreign[0];
+    throw usageError(`--${flag} is a flag of --suite ${other.id}, not of --suite ${suite.id}`);
+  }
+  const settings = { ...argv };
+  for (const [name, value] of Object.entries(suite.defaults ?? {})) if (settings[name] === undefined) settings[name] = value;
+  for (const name of ['concurrency', 'ops']) {
+    if (argv[name] !== undefined) settings[name] = numberList(name, argv[name]);
+  }
+  return settings;
+}
+
+// `bench run`: load what the suite needs (the social suite imports its dataset when needed), then the runs.
+// `bench import` (importOnly): the social suite's import alone, always made again, recorded in a result document
+// of its own with no workloads.
 async function execute(rawArgv, { stdout, importOnly }) {
-  const { argv, preset } = withPreset(rawArgv, givenFlags(hideBin(process.argv)));
+  const given = givenFlags(hideBin(process.argv));
+  const { argv, preset } = withPreset(rawArgv, given);
+  const suite = getSuite(argv.suite ?? 'social');
+  const settings = suiteSettings(suite, argv, given);
   const description = await loadAdapter(argv.db);
-  const workloads = importOnly ? [] : selectWorkloads(argv.workload);
+  const workloads = importOnly ? [] : selectWorkloads(suite, argv.workload);
   // Flag mistakes are reported before the dataset is prepared, which can take minutes the first time.
-  const options = adapterOptions(description, argv);
+  const suiteConfig = suite.configure(settings);
+  const options = adapterOptions(description, { ...argv, concurrency: Math.max(...settings.concurrency) });
   const server = serverProcess(description, argv);
   if (argv['skip-bad'] && argv.dataset !== 'pokec') {
     throw usageError('--skip-bad applies to the real Pokec files (--dataset pokec); a generated dataset has no malformed lines');
@@ -92,18 +116,10 @@ async function execute(rawArgv, { stdout, importOnly }) {
   const outDir = checkOutputDirectory(argv.out);
   const progress = createProgress({ quiet: argv.quiet });
   if (preset) progress.log(`preset ${preset.name}: ${preset.description} (dataset: ${argv.dataset} ${argv.scale})`);
-  const prepared = await prepareDataset({
-    scale: argv.scale,
-    seed: argv.seed,
-    cacheDir: argv['cache-dir'],
-    dataset: argv.dataset,
-    skipBad: argv['skip-bad'],
-    onProgress: progress.phases(`dataset ${argv.scale}`),
-  });
-  const dataset = limitDataset(prepared, preset?.limits);
+  const dataset = await suite.prepare(settings, { progress, preset });
   const config = {
-    concurrency: argv.concurrency,
-    runs: importOnly ? 0 : argv.runs,
+    ...suiteConfig,
+    runs: importOnly ? 0 : settings.runs,
     workloads: workloads.map((workload) => workload.name),
     restartCmd: argv['restart-cmd'] ?? null,
     stallTimeoutMs: Math.round((argv['stall-timeout'] ?? 60) * 1000),
@@ -116,7 +132,7 @@ async function execute(rawArgv, { stdout, importOnly }) {
   let result;
   try {
     result = await runBenchmark({
-      description, adapterOptions: options, dataset, workloads, config, signal, progress,
+      suite, description, adapterOptions: options, dataset, workloads, config, signal, progress,
       onUpdate: (update) => recorder.update(update),
       reimport: importOnly || argv.reimport, command: `bench ${process.argv.slice(2).join(' ')}`,
       server,

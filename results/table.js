@@ -78,7 +78,10 @@ export function formatTable(result) {
   for (const [name, entry] of Object.entries(result.workloads)) (entry.compared ? compared : separate).push(row(name, entry));
   const lines = [];
   const { db, dataset, config } = result;
-  lines.push(`${db.name} ${db.version} · dataset ${dataset.name} ${dataset.scale} (${dataset.profiles} profiles, ${dataset.relations} relations, seed ${dataset.seed}) · concurrency ${config.concurrency}${db.execution === 'serial' ? ' (serial driver: one operation at a time)' : ''} · ${config.runs} run${config.runs === 1 ? '' : 's'}`);
+  // A suite other than the social one describes its data in a label of its own.
+  const data = dataset.label ?? `dataset ${dataset.name} ${dataset.scale} (${dataset.profiles} profiles, ${dataset.relations} relations, seed ${dataset.seed})`;
+  const suite = result.suite && result.suite !== 'social' ? `suite ${result.suite} · ` : '';
+  lines.push(`${suite}${db.name} ${db.version} · ${data} · concurrency ${config.concurrency}${db.execution === 'serial' ? ' (serial driver: one operation at a time)' : ''} · ${config.runs} run${config.runs === 1 ? '' : 's'}`);
   if (result.import) {
     lines.push(result.import.reused
       ? `import: reused the data imported at ${result.import.importedAt}${diskNote(result.import)}`

@@ -8,7 +8,9 @@ const MAX_CLAIMS = 1000;
 
 export function resultFileName(result) {
   const stamp = result.startedAt.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
-  return `${result.db.id}-${result.dataset.scale}-${stamp}.json`;
+  // The social suite's files are named by the dataset's scale, another suite's by the suite.
+  const what = result.suite && result.suite !== 'social' ? result.suite : result.dataset.scale;
+  return `${result.db.id}-${what}-${stamp}.json`;
 }
 
 // A new file in `dir` for this result, never one that exists: two invocations that start in the same second

@@ -66,7 +66,7 @@ test('bad usage exits with 2 and names the valid choices', async () => {
 
   const unknownWorkload = await bench(['run', '--workload', 'neighbours']);
   assert.equal(unknownWorkload.code, 2);
-  assert.match(unknownWorkload.stderr, /unknown workload "neighbours"; valid workloads: all, warmup, singleRead/);
+  assert.match(unknownWorkload.stderr, /unknown workload "neighbours" of the social suite; valid workloads:\s+all, warmup, singleRead/);
 
   const badRuns = await bench(['run', '--runs', '0']);
   assert.equal(badRuns.code, 2);

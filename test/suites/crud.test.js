@@ -151,9 +151,9 @@ describe('crud checks', () => {
   });
 });
 
-describe('crud through the runner (memory store)', () => {
+describe('crud through the runner (memory store)', async () => {
   const config = { ops: [300], concurrency: [1, 8], runs: 2, durable: false, stallTimeoutMs: 10_000 };
-  const data = crud.prepare({ ops: config.ops, shape: 'varied', seed: 5 });
+  const data = await crud.prepare({ ops: config.ops, shape: 'varied', seed: 5 });
 
   test('every phase at every level passes, with its params, runs and latencies recorded', async () => {
     const result = await runBenchmark({

@@ -18,14 +18,21 @@ export default {
   workloads: WORKLOADS,
   // Every later phase works on what the insert phase stored.
   alwaysRun: ['insert'],
+  // The flags of `bench run` that only this suite takes, and its defaults of the shared ones.
+  flags: ['ops', 'shape', 'sync'],
+  defaults: { runs: 1, concurrency: DEFAULT_LEVELS, ops: DEFAULT_OPS, shape: 'uniform', sync: false },
   // The documents of the largest count; a smaller count takes their prefix, which is the same documents.
-  prepare: ({ ops, shape, seed }) => ({ shape, seed, ...crudDocuments({ count: Math.max(...ops), shape, seed }) }),
+  prepare: async ({ ops, shape, seed }) => ({ shape, seed, ...crudDocuments({ count: Math.max(...ops), shape, seed }) }),
+  configure: (settings) => ({
+    concurrency: settings.concurrency, ops: settings.ops, shape: settings.shape, durable: settings.sync, seed: settings.seed,
+  }),
   describeData: (data) => ({
     id: `crud-${data.shape}-s${data.seed}`,
     name: 'crud documents',
     shape: data.shape,
     seed: data.seed,
     documents: data.docs.length,
+    label: `${data.shape} documents, seed ${data.seed}`,
   }),
   // Nothing to import: the rounds write their documents themselves, in a temporary collection of a namespace
   // the harness owns.

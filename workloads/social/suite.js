@@ -1,8 +1,11 @@
 // The social-network suite: the classic nosql-tests workloads on the Pokec network (a synthetic one of the same
 // shape, or SNAP's real files). Its data is a dataset imported once and reused while its marker matches; every
 // run measures the selected workloads in order over one connection at the run's concurrency.
+import { usageError } from '../../core/errors.js';
+import { prepareDataset } from '../../datasets/dataset.js';
 import { importDataset } from '../../import/import.js';
 import { loadExpected } from '../expected.js';
+import { limitDataset } from '../presets.js';
 import { WORKLOADS } from '../suite.js';
 
 function describeDataset(dataset) {
@@ -27,6 +30,24 @@ export default {
   workloads: WORKLOADS,
   // The warm-up prepares the measured workloads, so a selection always keeps it.
   alwaysRun: ['warmup'],
+  // The flags of `bench run` that only this suite takes, and its defaults of the shared ones.
+  flags: ['scale', 'dataset', 'skip-bad', 'preset', 'reimport'],
+  defaults: { runs: 5, concurrency: [25] },
+  // `settings`: the run's flags with --concurrency as a list; `preset`: the preset's limits, or null.
+  prepare: async (settings, { progress, preset }) => limitDataset(await prepareDataset({
+    scale: settings.scale,
+    seed: settings.seed,
+    cacheDir: settings['cache-dir'],
+    dataset: settings.dataset,
+    skipBad: settings['skip-bad'],
+    onProgress: progress?.phases(`dataset ${settings.scale}`),
+  }), preset?.limits),
+  configure(settings) {
+    if (settings.concurrency.length > 1) {
+      throw usageError('the social suite runs at one --concurrency; a list of levels is for --suite crud');
+    }
+    return { concurrency: settings.concurrency[0] };
+  },
   describeData: describeDataset,
   // The bulk import, or the reuse of an earlier one; `sha256` is what the import read (or what the marker of the
   // reused one matched).

@@ -1,0 +1,73 @@
+// `bench run --suite crud` through the real CLI on the embedded default database: the result document, the
+// file it is written to, the flags of one suite refused in another, and bad list values.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { spawnBench } from '../helpers/cli.js';
+
+const work = mkdtempSync(path.join(os.tmpdir(), 'bench-suite-cli-'));
+after(() => rmSync(work, { recursive: true, force: true }));
+const env = { BENCH_CACHE_DIR: path.join(work, 'cache') };
+const bench = (args) => spawnBench(args, { env });
+
+test('bench run --suite crud sweeps the levels and counts on SQLite, every phase validated', async () => {
+  const out = path.join(work, 'results');
+  const { code, stdout, stderr } = await bench(['run', '--suite', 'crud', '--ops', '300,600', '--concurrency', '1,4',
+    '--shape', 'varied', '--sync', '--json', '--quiet', '--out', out]);
+  assert.equal(code, 0, stderr);
+  const result = JSON.parse(stdout);
+  assert.equal(result.suite, 'crud');
+  assert.deepEqual(result.config.concurrency, [1, 4]);
+  assert.deepEqual(result.config.ops, [300, 600]);
+  assert.equal(result.config.shape, 'varied');
+  assert.equal(result.config.durable, true);
+  assert.equal(result.config.runs, 1);
+  assert.equal(result.dataset.id, 'crud-varied-s1');
+  const names = Object.keys(result.workloads);
+  assert.equal(names.length, 16);
+  assert.deepEqual(names.slice(0, 4), ['insert n=300 c=1', 'get n=300 c=1', 'update n=300 c=1', 'delete n=300 c=1']);
+  assert.equal(names[15], 'delete n=600 c=4');
+  for (const entry of Object.values(result.workloads)) {
+    assert.equal(entry.status, 'passed');
+    assert.equal(entry.ops, entry.params.ops);
+    assert.equal(typeof entry.runs[0].latencyMs.p95, 'number');
+  }
+  const files = readdirSync(out);
+  assert.equal(files.length, 1);
+  assert.match(files[0], /^sqlite-crud-\d{8}T\d{6}Z\.json$/);
+  assert.equal(JSON.parse(readFileSync(path.join(out, files[0]), 'utf8')).suite, 'crud');
+});
+
+test('the terminal table names the suite and its documents', async () => {
+  const { code, stdout, stderr } = await bench(['run', '--suite', 'crud', '--ops', '100', '--concurrency', '2',
+    '--workload', 'get', '--quiet', '--out', path.join(work, 'table')]);
+  assert.equal(code, 0, stderr);
+  assert.match(stdout, /^suite crud · SQLite [\d.]+ · uniform documents, seed 1 · concurrency 2 /m);
+  assert.match(stdout, /^insert n=100 c=2 +ok +100 /m, 'insert runs with get, as get reads what it stored');
+  assert.match(stdout, /^get n=100 c=2 +ok +100 /m);
+  assert.doesNotMatch(stdout, /update n=|delete n=/);
+});
+
+test('a flag of one suite is refused in another, and list values are checked one by one (exit 2)', async () => {
+  const cases = [
+    [['run', '--suite', 'crud', '--scale', 'tiny'], /--scale is a flag of --suite social, not of --suite crud/],
+    [['run', '--suite', 'crud', '--preset', 'nosql-tests-2018'], /--preset is a flag of --suite social/],
+    [['run', '--ops', '100'], /--ops is a flag of --suite crud, not of --suite social/],
+    [['run', '--sync'], /--sync is a flag of --suite crud/],
+    [['run', '--concurrency', '1,2'], /the social suite runs at one --concurrency; a list of levels is for --suite crud/],
+    [['run', '--suite', 'crud', '--concurrency', '0'], /--concurrency must be a positive integer up to 10,000 or a comma-separated list of them, got 0/],
+    [['run', '--suite', 'crud', '--concurrency', '1,x'], /--concurrency must be .* got x/],
+    [['run', '--suite', 'crud', '--concurrency', '4,4'], /--concurrency names a value twice: 4,4/],
+    [['run', '--suite', 'crud', '--ops', '1,,2'], /--ops must be a positive integer up to 10,000,000 or a comma-separated list of them, got "1,,2"/],
+    [['run', '--suite', 'crud', '--shape', 'round'], /Choices: "uniform", "varied"/],
+    [['run', '--suite', 'crud', '--workload', 'neighbors'], /unknown workload "neighbors" of the crud suite; valid workloads:\s+all, insert, get, update, delete/],
+    [['run', '--suite', 'graph'], /Argument: suite, Given: "graph", Choices: "social", "crud"/],
+  ];
+  for (const [args, message] of cases) {
+    const { code, stderr } = await bench(args);
+    assert.equal(code, 2, `${args.join(' ')}: ${stderr}`);
+    assert.match(stderr, message, args.join(' '));
+  }
+});
