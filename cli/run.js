@@ -17,6 +17,7 @@ import {
 import { checkOutputDirectory } from './output.js';
 import { createProgress } from './progress.js';
 import { storedResult } from './redact.js';
+import { errorMessage } from './errors.js';
 import { ExitCodes } from './exit-codes.js';
 
 // The result document as it grows, on disk after the import and every run (results/write.js writes
@@ -37,9 +38,12 @@ function resultRecorder(dir, stored) {
       write(result);
       await new Promise((resolve) => { setImmediate(resolve); });
     },
-    // The document as it stands, marked interrupted; the runner's own object is left as it is.
+    // The document as it stands, marked interrupted (the runner's own object is left as it is); false while
+    // there is none yet, as the dataset is being imported.
     interrupted() {
-      if (current) write(finishResult(structuredClone(current), { complete: false, interrupted: true }));
+      if (!current) return false;
+      write(finishResult(structuredClone(current), { complete: false, interrupted: true }));
+      return true;
     },
   };
 }
@@ -49,9 +53,16 @@ function resultRecorder(dir, stored) {
 function interruptible(progress, recorder) {
   const controller = new AbortController();
   const onSignal = () => {
-    recorder.interrupted();
+    let recorded = null;
+    try {
+      recorded = recorder.interrupted();
+    } catch (error) {
+      progress.log(`\ncould not write the result file: ${errorMessage(error)}`);
+    }
     if (controller.signal.aborted) process.exit(ExitCodes.INTERRUPTED);
-    progress.log('\ninterrupted: stopping after the operations in flight and writing the completed runs (Ctrl-C again to quit at once)');
+    progress.log(recorded === false
+      ? '\ninterrupted: stopping when the import in progress ends (Ctrl-C again to quit at once)'
+      : '\ninterrupted: stopping after the operations in flight and writing the completed runs (Ctrl-C again to quit at once)');
     controller.abort();
   };
   process.on('SIGINT', onSignal);
