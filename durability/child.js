@@ -1,9 +1,9 @@
 // The child process in which a crash test runs an embedded database: it inserts until it is killed and logs
 // every acknowledged key itself (it is the process that receives the acknowledgements). Its one argument is
-// the JSON of { db, options, operation, collection, concurrency, trial, logFile, documentsFile }.
+// the JSON of { db, options, mode, collection, concurrency, trial, logFile, documentsFile }.
 import { loadAdapter } from '../adapters/index.js';
 import { AckLog } from './ack-log.js';
-import { loadDocuments, streamInserts } from './load.js';
+import { insertFor, loadDocuments, streamInserts } from './load.js';
 
 const spec = JSON.parse(process.argv[2]);
 const description = await loadAdapter(spec.db);
@@ -12,7 +12,7 @@ await adapter.connect();
 const log = new AckLog(spec.logFile);
 const load = streamInserts({
   adapter,
-  operation: spec.operation,
+  insert: insertFor(description, spec.mode),
   collection: spec.collection,
   documents: await loadDocuments(spec.documentsFile),
   concurrency: spec.concurrency,

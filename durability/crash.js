@@ -13,9 +13,7 @@ import { connectAdapter } from '../runner/run.js';
 import { startServer } from '../server/index.js';
 import { killTree, treeOf } from '../server/process.js';
 import { AckLog, readAckLog } from './ack-log.js';
-import { loadDocuments, streamInserts } from './load.js';
-
-export const WRITE_MODES = Object.freeze(['singleWrite', 'singleWriteSync']);
+import { crashModes, insertFor, loadDocuments, streamInserts } from './load.js';
 export const DEFAULT_TRIALS = 5;
 export const CRASH_KIND = 'process crash: SIGKILL to the database\'s whole process tree; the operating system and '
   + 'its page cache survive it, so this is not a power-loss test';
@@ -83,7 +81,7 @@ async function firstChildAck(child, logFile, stderr) {
 // An embedded database in a child process: the child inserts and logs, the harness kills it.
 async function childTrial({ description, options, mode, concurrency, trial, logFile, documentsFile, killAfterMs }) {
   const spec = {
-    db: description.id, options, operation: mode, collection: collectionOf(mode), concurrency, trial, logFile, documentsFile,
+    db: description.id, options, mode, collection: collectionOf(mode), concurrency, trial, logFile, documentsFile,
   };
   const child = spawn(process.execPath, [CHILD, JSON.stringify(spec)], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
@@ -105,7 +103,9 @@ async function childTrial({ description, options, mode, concurrency, trial, logF
 async function serverTrial({ description, options, target, mode, concurrency, trial, logFile, documents, killAfterMs, cacheDir }) {
   const adapter = await connectAdapter(description, options);
   const log = new AckLog(logFile);
-  const load = streamInserts({ adapter, operation: mode, collection: collectionOf(mode), documents, concurrency, log, trial });
+  const load = streamInserts({
+    adapter, insert: insertFor(description, mode), collection: collectionOf(mode), documents, concurrency, log, trial,
+  });
   try {
     await withTimeout(load.firstAck, FIRST_ACK_TIMEOUT_MS, `no write was acknowledged within ${FIRST_ACK_TIMEOUT_MS / 1000} s`);
     if (load.acknowledged === 0) throw (await load.done).error;
@@ -152,7 +152,7 @@ export async function crashTest({
   const documents = await loadDocuments(documentsFile);
   mkdirSync(workDir, { recursive: true });
   const section = {};
-  for (const mode of WRITE_MODES.filter((name) => description.supports.includes(name))) {
+  for (const mode of crashModes(description)) {
     const collection = collectionOf(mode);
     const crashes = [];
     for (let trial = 1; trial <= trials; trial += 1) {

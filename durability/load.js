@@ -13,10 +13,28 @@ export async function loadDocuments(file) {
 
 export const insertKey = (trial, i) => `C${trial}x${i}`;
 
-// Inserts until stop() or until an insert fails. `firstAck` resolves with the first acknowledgement (or once
-// the load ended without any); `done` once no insert is in flight: { acknowledged, error }. Acknowledgements
-// that arrive after stop() are logged too: the database sent them before it went away.
-export function streamInserts({ adapter, operation, collection, documents, concurrency, log, trial }) {
+export const WRITE_MODES = Object.freeze(['singleWrite', 'singleWriteSync']);
+
+// How a write mode inserts one document: through the operation of that name, or, for an adapter of the crud
+// suite, through insertDocument with the acknowledgement the mode stands for (singleWriteSync: durable). Null
+// when the adapter offers neither.
+export function insertFor(description, mode) {
+  if (description.supports.includes(mode)) return (adapter, collection, doc) => adapter[mode](collection, doc);
+  if (description.supports.includes('insertDocument')) {
+    const durable = mode === 'singleWriteSync';
+    return (adapter, collection, doc) => adapter.insertDocument(collection, doc, { durable });
+  }
+  return null;
+}
+
+// The write modes a crash test can load the database with.
+export const crashModes = (description) => WRITE_MODES.filter((mode) => insertFor(description, mode) !== null);
+
+// Inserts with `insert(adapter, collection, doc)` (see insertFor) until stop() or until an insert fails.
+// `firstAck` resolves with the first acknowledgement (or once the load ended without any); `done` once no insert
+// is in flight: { acknowledged, error }. Acknowledgements that arrive after stop() are logged too: the database
+// sent them before it went away.
+export function streamInserts({ adapter, insert, collection, documents, concurrency, log, trial }) {
   let next = 0;
   let stopping = false;
   let acknowledged = 0;
@@ -29,7 +47,7 @@ export function streamInserts({ adapter, operation, collection, documents, concu
       next += 1;
       const key = insertKey(trial, i);
       try {
-        await adapter[operation](collection, { ...documents[i % documents.length], _key: key });
+        await insert(adapter, collection, { ...documents[i % documents.length], _key: key });
       } catch (failure) {
         error ??= failure;
         stopping = true;

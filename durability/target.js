@@ -3,7 +3,9 @@
 // (a remote host, a server the harness did not start, a store with nothing on disk) is refused.
 import { usageError } from '../core/errors.js';
 import { SERVER_FAMILIES, serverFamily } from '../server/index.js';
+import { isProgram } from '../server/process.js';
 import { runningServer } from '../server/state.js';
+import { crashModes } from './load.js';
 
 // Embedded databases whose data lives in files: the harness runs them in a child process it can kill.
 const EMBEDDED_ON_DISK = new Set(['sqlite']);
@@ -13,6 +15,9 @@ const refuse = (reason) => usageError(`cannot crash a server it did not start: $
 // { kind: 'child' } or { kind: 'server', server, state }. `host` and `port`, when given, must name the local
 // server itself.
 export function crashTarget(description, { cacheDir, host, port }) {
+  if (crashModes(description).length === 0) {
+    throw usageError(`${description.name} offers no insert a crash test can load it with (singleWrite, singleWriteSync or insertDocument)`);
+  }
   if (EMBEDDED_ON_DISK.has(description.id)) {
     if (host !== undefined || port !== undefined) throw refuse(`${description.name} is embedded; --host and --port do not apply`);
     return { kind: 'child' };
@@ -26,6 +31,10 @@ export function crashTarget(description, { cacheDir, host, port }) {
   const state = runningServer(cacheDir, server.family);
   if (!state) {
     throw refuse(`no local ${server.name} started by \`bench server start ${server.family}\` is running under ${cacheDir}`);
+  }
+  // A recycled pid must never be killed.
+  if (!isProgram(state.pid, state.program)) {
+    throw refuse(`pid ${state.pid} recorded for ${server.name} is no longer ${state.program}`);
   }
   if ((host !== undefined && host !== state.host) || (port !== undefined && port !== state.port)) {
     throw refuse(`${host ?? state.host}:${port ?? state.port} is not the local ${server.name} (${state.host}:${state.port}, pid ${state.pid})`);

@@ -11,7 +11,7 @@ import sqlite from '../adapters/sqlite/description.js';
 import { ErrorCodes } from '../core/errors.js';
 import { AckLog, readAckLog } from '../durability/ack-log.js';
 import { missingKeys, summariseMode } from '../durability/crash.js';
-import { insertKey, streamInserts } from '../durability/load.js';
+import { insertFor, insertKey, streamInserts } from '../durability/load.js';
 import { crashTarget } from '../durability/target.js';
 import { stateFile } from '../server/state.js';
 import { spawnBench } from './helpers/cli.js';
@@ -26,7 +26,8 @@ test('every adapter declares which of its write modes are durable per write, eac
     const description = await loadAdapter(id);
     assert.ok(Array.isArray(description.durablePerWrite), `${id}: durablePerWrite`);
     for (const mode of description.durablePerWrite) {
-      assert.ok(['singleWrite', 'singleWriteSync'].includes(mode) && description.supports.includes(mode), `${id}: ${mode} is a supported write mode`);
+      assert.ok(['singleWrite', 'singleWriteSync'].includes(mode), `${id}: ${mode} is a write mode`);
+      assert.notEqual(insertFor(description, mode), null, `${id}: ${mode} can be loaded (its operation or insertDocument)`);
       assert.equal(typeof description.durability[mode], 'string', `${id}: ${mode} has its sentence`);
     }
   }
@@ -60,11 +61,12 @@ describe('the insert stream', () => {
     };
   }
   const log = () => ({ keys: [], record(key) { this.keys.push(key); } });
+  const singleWrite = insertFor({ supports: ['singleWrite'] }, 'singleWrite');
 
   test('logs only keys whose insert resolved, keeps `concurrency` in flight, and stops at the first failure', async () => {
     const adapter = fakeAdapter({ failAt: 40 });
     const acks = log();
-    const load = streamInserts({ adapter, operation: 'singleWrite', collection: 'c', documents: [{ AGE: 1 }], concurrency: 4, log: acks, trial: 1 });
+    const load = streamInserts({ adapter, insert: singleWrite, collection: 'c', documents: [{ AGE: 1 }], concurrency: 4, log: acks, trial: 1 });
     const { acknowledged, error } = await load.done;
     assert.equal(error.message, 'connection lost');
     assert.equal(acknowledged, acks.keys.length);
@@ -76,7 +78,7 @@ describe('the insert stream', () => {
   test('after stop() the inserts in flight still log their acknowledgements, and no new insert starts', async () => {
     const adapter = fakeAdapter({ delayMs: 30 });
     const acks = log();
-    const load = streamInserts({ adapter, operation: 'singleWrite', collection: 'c', documents: [{}], concurrency: 3, log: acks, trial: 2 });
+    const load = streamInserts({ adapter, insert: singleWrite, collection: 'c', documents: [{}], concurrency: 3, log: acks, trial: 2 });
     await load.firstAck;
     load.stop();
     const inFlight = adapter.stored.size;
@@ -86,6 +88,23 @@ describe('the insert stream', () => {
     assert.ok(adapter.stored.size >= inFlight && adapter.stored.size <= inFlight + 3);
     assert.equal(acks.keys.length, adapter.stored.size);
   });
+});
+
+test('a write mode inserts through its own operation, or through insertDocument with the acknowledgement it stands for', async () => {
+  const calls = [];
+  const adapter = {
+    singleWrite: async (...args) => { calls.push(['singleWrite', ...args]); },
+    insertDocument: async (...args) => { calls.push(['insertDocument', ...args]); },
+  };
+  await insertFor({ supports: ['singleWrite', 'insertDocument'] }, 'singleWrite')(adapter, 'c', { _key: 'a' });
+  await insertFor({ supports: ['insertDocument'] }, 'singleWrite')(adapter, 'c', { _key: 'b' });
+  await insertFor({ supports: ['insertDocument'] }, 'singleWriteSync')(adapter, 'c', { _key: 'c' });
+  assert.deepEqual(calls, [
+    ['singleWrite', 'c', { _key: 'a' }],
+    ['insertDocument', 'c', { _key: 'b' }, { durable: false }],
+    ['insertDocument', 'c', { _key: 'c' }, { durable: true }],
+  ]);
+  assert.equal(insertFor({ supports: ['singleRead'] }, 'singleWrite'), null);
 });
 
 test('missingKeys names the acknowledged keys the collection no longer holds', async () => {
@@ -114,13 +133,14 @@ describe('the verdict against the claim', () => {
 
 describe('what a crash test may kill', () => {
   // A state file as `bench server start` writes it, naming a live process (this one).
-  function localServer(family, port) {
+  function localServer(family, port, program = 'node') {
     const cacheDir = mkdtempSync(path.join(dir, 'cache-'));
     mkdirSync(path.dirname(stateFile(cacheDir, family)), { recursive: true });
-    writeFileSync(stateFile(cacheDir, family), JSON.stringify({ family, host: '127.0.0.1', port, pid: process.pid, program: 'node' }));
+    writeFileSync(stateFile(cacheDir, family), JSON.stringify({ family, host: '127.0.0.1', port, pid: process.pid, program }));
     return cacheDir;
   }
-  const postgresql = { id: 'postgresql', name: 'PostgreSQL', kind: 'server', server: 'postgresql' };
+  const writes = ['singleWrite', 'singleWriteSync'];
+  const postgresql = { id: 'postgresql', name: 'PostgreSQL', kind: 'server', server: 'postgresql', supports: writes };
   const refused = (pattern) => (error) => error.code === ErrorCodes.USAGE && /cannot crash a server it did not start/.test(error.message) && pattern.test(error.message);
 
   test('the local server bench server started, found in the cache', () => {
@@ -136,9 +156,12 @@ describe('what a crash test may kill', () => {
     assert.throws(() => crashTarget(postgresql, { cacheDir, host: 'db.example.com' }), refused(/db\.example\.com:55999 is not the local PostgreSQL/));
     assert.throws(() => crashTarget(postgresql, { cacheDir, port: 5432 }), refused(/127\.0\.0\.1:5432 is not the local PostgreSQL/));
     assert.throws(() => crashTarget(postgresql, { cacheDir: mkdtempSync(path.join(dir, 'empty-')) }), refused(/no local PostgreSQL/));
-    assert.throws(() => crashTarget({ id: 'mongodb', name: 'MongoDB', kind: 'server', server: null }, { cacheDir }), refused(/MongoDB has no local server/));
-    assert.throws(() => crashTarget({ id: 'memory', name: 'memory', kind: 'embedded' }, { cacheDir }), refused(/keeps nothing outside/));
+    assert.throws(() => crashTarget(postgresql, { cacheDir: localServer('postgresql', 55999, 'postgres') }), refused(/pid \d+ recorded for PostgreSQL is no longer postgres/));
+    assert.throws(() => crashTarget({ id: 'mongodb', name: 'MongoDB', kind: 'server', server: null, supports: writes }, { cacheDir }), refused(/MongoDB has no local server/));
+    assert.throws(() => crashTarget({ id: 'memory', name: 'memory', kind: 'embedded', supports: writes }, { cacheDir }), refused(/keeps nothing outside/));
     assert.equal(crashTarget(sqlite, { cacheDir }).kind, 'child');
+    assert.throws(() => crashTarget({ ...postgresql, supports: ['singleRead'] }, { cacheDir }),
+      (error) => error.code === ErrorCodes.USAGE && /offers no insert a crash test can load it with/.test(error.message));
   });
 
   for (const [args, pattern] of [
