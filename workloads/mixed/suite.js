@@ -38,7 +38,6 @@ export function mixedSettings(config) {
   if (!Number.isSafeInteger(settings.records) || settings.records < 1) {
     throw usageError(`--records must be a whole number of at least 1, got ${settings.records}`);
   }
-  if (settings.levels.length === 0) throw usageError('the mixed suite needs a concurrency level');
   if (settings.rates.some((rate) => !(Number.isFinite(rate) && rate > 0))) {
     throw usageError(`a rate must be a positive number of operations per second, got ${settings.rates.join(', ')}`);
   }
@@ -78,6 +77,7 @@ export default {
     const {
       records, ops: counts, levels, rates, distribution, shape, seed, runs, durable,
     } = mixedSettings(config);
+    if (levels.length === 0) throw usageError('the mixed suite needs a concurrency level');
     let loaded = null;
     // The same documents prepare() made first: a smaller count of crud documents is a prefix of a larger one.
     const documents = () => {

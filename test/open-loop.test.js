@@ -1,0 +1,137 @@
+// The open-loop executor (runner/open-loop.js): sends at the scheduled times whatever the answers, latency from
+// the scheduled time (a stall shows instead of hiding), target and achieved rates, the in-flight cap, errors,
+// the stall watchdog and an interruption; and the closed loop's per-operation times for a timed workload.
+import assert from 'node:assert/strict';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, test } from 'node:test';
+import { execute } from '../runner/execute.js';
+import { executeOpenLoop } from '../runner/open-loop.js';
+
+const range = (n) => Array.from({ length: n }, (_, i) => i);
+const sorted = (latencies) => latencies.slice().sort();
+
+describe('open loop', () => {
+  test('sends every operation at its time while the earlier ones are still unanswered', async () => {
+    const inputs = range(50);
+    const sent = [];
+    const begin = performance.now();
+    // Each answer takes 200 ms: a closed loop of one would need 10 s, this sends one every 5 ms regardless.
+    const call = async (adapter, i) => {
+      sent.push(performance.now() - begin);
+      await sleep(200);
+      return i * 2;
+    };
+    const outcome = await executeOpenLoop({ inputs, call, adapter: null, rate: 200, times: true });
+    assert.deepEqual(outcome.answers, inputs.map((i) => i * 2));
+    assert.equal(outcome.completed, 50);
+    // The last is due at 245 ms and answered 200 ms later; it was never waiting for the first 49 answers.
+    assert.ok(sent[49] < 400, `the last operation left at ${sent[49]} ms`);
+    assert.ok(outcome.wallMs >= 440 && outcome.wallMs < 1500, `span ${outcome.wallMs}`);
+    for (const i of inputs) {
+      assert.ok(outcome.times.starts[i] >= begin + i * 5 - 1, `operation ${i} left before its time`);
+      assert.ok(outcome.times.ends[i] - outcome.times.starts[i] >= 195);
+    }
+    assert.equal(outcome.openLoop.targetRate, 200);
+  });
+
+  test('measures latency from the scheduled time, so a stalled harness or server shows in the percentiles', async () => {
+    const inputs = range(400);
+    let blocked = false;
+    // The first call holds the event loop for 150 ms, as a stall of the client would: the 150 operations due
+    // meanwhile go out late, and their latencies must count the wait.
+    const call = async (adapter, i) => {
+      if (!blocked) {
+        blocked = true;
+        const until = performance.now() + 150;
+        while (performance.now() < until) { /* busy: nothing can be sent */ }
+      }
+      return i;
+    };
+    const outcome = await executeOpenLoop({ inputs, call, adapter: null, rate: 1000 });
+    const latencies = sorted(outcome.latencies);
+    assert.ok(latencies[latencies.length - 1] >= 140, `max ${latencies[latencies.length - 1]} ms`);
+    assert.ok(outcome.latencies[1] >= 140, `operation 1, due at 1 ms, answered after ${outcome.latencies[1]} ms`);
+    assert.ok(latencies[Math.floor(latencies.length * 0.9)] > 10, 'the 90th percentile shows the stall');
+    assert.ok(outcome.openLoop.sendLagMs.max >= 140);
+  });
+
+  test('records the achieved rate, and says so when it falls more than 5% below the target', async () => {
+    const fast = await executeOpenLoop({ inputs: range(300), call: async (a, i) => i, adapter: null, rate: 1000 });
+    assert.ok(Math.abs(fast.openLoop.achievedRate - 1000) < 60, `achieved ${fast.openLoop.achievedRate}`);
+    assert.equal(fast.openLoop.note, null);
+
+    // A server that answers one request at a time, 4 ms each: 250 ops/s at best, against 1000 asked.
+    let queue = Promise.resolve();
+    const serial = (adapter, i) => {
+      queue = queue.then(() => sleep(4)).then(() => i);
+      return queue;
+    };
+    const slow = await executeOpenLoop({ inputs: range(100), call: serial, adapter: null, rate: 1000 });
+    assert.equal(slow.completed, 100);
+    assert.ok(slow.openLoop.achievedRate < 300, `achieved ${slow.openLoop.achievedRate}`);
+    assert.match(slow.openLoop.note, /% below the target of 1000 ops\/s/);
+    // Latency from the schedule: the last operation, due at 99 ms, waited for the 99 before it.
+    assert.ok(slow.latencies[99] > 250, `last latency ${slow.latencies[99]}`);
+  });
+
+  test('refuses to keep more than the cap in flight', async () => {
+    const never = () => new Promise(() => {});
+    await assert.rejects(
+      executeOpenLoop({ inputs: range(100), call: never, adapter: null, rate: 10_000, maxInFlight: 20 }),
+      /more than 20 operations in flight at 10000 ops\/s/,
+    );
+  });
+
+  test('collects errors with their operation and still answers the others', async () => {
+    const call = async (adapter, i) => {
+      if (i % 10 === 3) throw new Error(`no ${i}`);
+      return i;
+    };
+    const outcome = await executeOpenLoop({ inputs: range(40), call, adapter: null, rate: 2000 });
+    assert.deepEqual(outcome.errors.map(({ index }) => index).sort((a, b) => a - b), [3, 13, 23, 33]);
+    assert.equal(outcome.errors[0].error.message, 'no 3');
+    assert.equal(outcome.completed, 40);
+    assert.equal(outcome.answers[4], 4);
+  });
+
+  test('a stall ends in E_TIMEOUT; an interruption stops sending and returns at once', async () => {
+    const never = () => new Promise(() => {});
+    await assert.rejects(
+      executeOpenLoop({ inputs: range(5), call: never, adapter: null, rate: 1000, stallTimeoutMs: 500 }),
+      { code: 'E_TIMEOUT', message: /no operation completed .* 5 in flight/ },
+    );
+    const controller = new AbortController();
+    let calls = 0;
+    const call = async (adapter, i) => {
+      calls += 1;
+      if (i === 10) controller.abort();
+      return i;
+    };
+    const outcome = await executeOpenLoop({ inputs: range(1000), call, adapter: null, rate: 1000, signal: controller.signal });
+    assert.equal(outcome.aborted, true);
+    assert.ok(calls < 100, `${calls} calls after the interruption`);
+  });
+
+  test('an empty input list finishes at once', async () => {
+    const outcome = await executeOpenLoop({ inputs: [], call: async () => 1, adapter: null, rate: 10 });
+    assert.equal(outcome.completed, 0);
+    assert.equal(outcome.wallMs, 0);
+  });
+});
+
+describe('closed loop with times', () => {
+  test('keeps each operation\'s start and end when asked, and nothing more otherwise', async () => {
+    const call = async (adapter, i) => {
+      await sleep(i % 3);
+      return i;
+    };
+    const outcome = await execute({ inputs: range(60), call, adapter: null, concurrency: 4, times: true });
+    const { starts, ends } = outcome.times;
+    for (let i = 0; i < 60; i += 1) {
+      assert.ok(starts[i] > 0 && ends[i] >= starts[i], `operation ${i}`);
+      assert.ok(Math.abs(ends[i] - starts[i] - outcome.latencies[i]) < 1e-9);
+    }
+    assert.equal((await execute({ inputs: range(5), call, adapter: null, concurrency: 2 })).times, null);
+  });
+});

@@ -1,0 +1,434 @@
+// The mixed suite: its key distributions, its operation streams, the consistency rule (a pure function, fed
+// hand-made histories), its plan of rounds, and whole runs through the one runner, closed and open loop, over the
+// in-process memory store (and once over SQLite), with stores that answer stale or lose writes.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { after, describe, test } from 'node:test';
+import memory from '../../adapters/memory/description.js';
+import sqlite from '../../adapters/sqlite/description.js';
+import { createRandom } from '../../datasets/random.js';
+import { runBenchmark } from '../../runner/run.js';
+import { getSuite, suiteIds } from '../../workloads/index.js';
+import { DELETE, INSERT, READ, UPDATE, consistencyFailures } from '../../workloads/mixed/consistency.js';
+import { DEFAULT_DISTRIBUTION, ZIPFIAN_CONSTANT, createKeyChooser, fnvHash64 } from '../../workloads/mixed/keys.js';
+import mixed, { stepKey } from '../../workloads/mixed/suite.js';
+import { COLLECTION, WORKLOADS, crossInserts, operationStream } from '../../workloads/mixed/workloads.js';
+
+const byName = Object.fromEntries(WORKLOADS.map((workload) => [workload.name, workload]));
+
+function draws(distribution, { count = 1000, capacity = count, n = 50_000, seed = 1 } = {}) {
+  const next = createKeyChooser({ distribution, random: createRandom(seed, 9), capacity });
+  return Array.from({ length: n }, () => next(count));
+}
+
+function frequencies(keys, count) {
+  const counts = new Array(count).fill(0);
+  for (const key of keys) counts[key] += 1;
+  return counts;
+}
+
+const share = (counts, keys) => keys.reduce((sum, key) => sum + counts[key], 0) / counts.reduce((a, b) => a + b, 0);
+const hottest = (counts, k) => counts.map((c, key) => [c, key]).sort((a, b) => b[0] - a[0]).slice(0, k).map(([, key]) => key);
+
+describe('mixed key distributions', () => {
+  test('stay within the keys that exist, and repeat for the same seed', () => {
+    for (const distribution of ['uniform', 'zipfian', 'latest']) {
+      const keys = draws(distribution, { count: 700, capacity: 1000, n: 20_000 });
+      assert.ok(keys.every((key) => Number.isInteger(key) && key >= 0 && key < 700), distribution);
+      assert.deepEqual(keys, draws(distribution, { count: 700, capacity: 1000, n: 20_000 }));
+      assert.notDeepEqual(keys, draws(distribution, { count: 700, capacity: 1000, n: 20_000, seed: 2 }));
+    }
+    const one = createKeyChooser({ distribution: 'latest', random: createRandom(1), capacity: 1 });
+    assert.equal(one(1), 0);
+  });
+
+  test('uniform is flat: no key far from the mean', () => {
+    const counts = frequencies(draws('uniform', { count: 100, n: 100_000 }), 100);
+    assert.ok(counts.every((c) => c > 800 && c < 1200), `${Math.min(...counts)}..${Math.max(...counts)}`);
+  });
+
+  test('zipfian is skewed, with its popular keys scattered over the key space', () => {
+    assert.equal(DEFAULT_DISTRIBUTION, 'zipfian');
+    assert.equal(ZIPFIAN_CONSTANT, 0.99);
+    const counts = frequencies(draws('zipfian', { count: 10_000, n: 100_000 }), 10_000);
+    const top = hottest(counts, 100);
+    // With the constant 0.99 the first 100 of 10^10 ranks take about a fifth of the draws; uniform would give 1%.
+    assert.ok(share(counts, top) > 0.15, `top 1% of the keys: ${share(counts, top)}`);
+    assert.ok(counts[top[0]] > 2000, `hottest key: ${counts[top[0]]} draws`);
+    assert.ok(top.filter((key) => key < 1000).length < 40, 'the popular keys are not the first ones');
+  });
+
+  test('latest favours the newest keys, and follows the keys as they grow', () => {
+    const counts = frequencies(draws('latest', { count: 1000, n: 50_000 }), 1000);
+    assert.equal(hottest(counts, 1)[0], 999);
+    assert.ok(share(counts, Array.from({ length: 10 }, (_, i) => 999 - i)) > 0.3);
+    assert.ok(share(counts, Array.from({ length: 500 }, (_, i) => i)) < 0.1);
+    const next = createKeyChooser({ distribution: 'latest', random: createRandom(3), capacity: 2000 });
+    const grown = Array.from({ length: 5000 }, () => next(2000));
+    assert.equal(hottest(frequencies(grown, 2000), 1)[0], 1999);
+  });
+
+  test('zipfian hashes with YCSB\'s FNV-1a 64; an unknown distribution is a usage error', () => {
+    // FNV-1a 64 of eight zero bytes, as a signed long made positive (computed apart, with Python integers).
+    assert.equal(fnvHash64(0), 0x573807cdd7e5c63bn);
+    assert.notEqual(fnvHash64(1), fnvHash64(256));
+    assert.throws(() => createKeyChooser({ distribution: 'pareto', random: createRandom(1), capacity: 5 }),
+      { code: 'E_USAGE', message: /valid distributions: uniform, zipfian, latest/ });
+  });
+});
+
+describe('mixed operation streams', () => {
+  const ctx = mixed.prepare({ records: 200, ops: 7000, shape: 'varied', seed: 4 });
+  const stream = (name, params = {}) => byName[name].inputs(ctx, { ops: 7000, records: 200, distribution: 'zipfian', ...params });
+
+  test('are deterministic and follow their mix', () => {
+    assert.deepEqual(stream('50-50'), stream('50-50'));
+    const kinds = (ops) => ops.reduce((counts, op) => ({ ...counts, [op.kind]: (counts[op.kind] ?? 0) + 1 }), {});
+    assert.deepEqual(kinds(stream('read-only')), { [READ]: 7000 });
+    assert.deepEqual(kinds(stream('write-only')), { [UPDATE]: 7000 });
+    const half = kinds(stream('50-50'));
+    assert.ok(Math.abs(half[READ] - 3500) < 250, JSON.stringify(half));
+    const mostly = kinds(stream('95-5'));
+    assert.ok(mostly[UPDATE] > 250 && mostly[UPDATE] < 450, JSON.stringify(mostly));
+    assert.deepEqual(stream('igiugid').slice(0, 14).map((op) => op.kind).join(' '),
+      'insert get insert update get insert delete insert get insert update get insert delete');
+    assert.equal(crossInserts(7000), 3000);
+    assert.equal(crossInserts(9), 4);
+  });
+
+  test('each write carries a version no other write of its key has, on a document of the key', () => {
+    for (const name of ['write-only', 'igiugid']) {
+      const seen = new Set();
+      for (const op of stream(name)) {
+        if (op.kind !== UPDATE && op.kind !== INSERT) continue;
+        assert.equal(op.doc._key, op.key);
+        const id = `${op.key}/${op.doc.version}`;
+        assert.ok(!seen.has(id), id);
+        seen.add(id);
+      }
+    }
+    const loaded = new Set(ctx.docs.slice(0, 200).map((doc) => doc._key));
+    assert.ok(stream('50-50').every((op) => loaded.has(op.key)));
+  });
+
+  test('the cross-action pattern: new keys for inserts, deletes of existing keys only, never touched by a write again', () => {
+    const ops = stream('igiugid');
+    const exists = new Set(ctx.docs.slice(0, 200).map((doc) => doc._key));
+    const updated = new Set();
+    const gone = new Set();
+    let lastInserted = null;
+    ops.forEach((op, i) => {
+      if (op.kind === INSERT) {
+        assert.ok(!exists.has(op.key) && !gone.has(op.key), `insert of ${op.key} at ${i}`);
+        exists.add(op.key);
+        lastInserted = op.key;
+      } else if (op.kind === UPDATE) {
+        assert.ok(exists.has(op.key), `update of missing ${op.key} at ${i}`);
+        updated.add(op.key);
+      } else if (op.kind === DELETE) {
+        assert.ok(exists.has(op.key), `delete of missing ${op.key} at ${i}`);
+        assert.notEqual(op.key, lastInserted, `delete of the latest insert at ${i}`);
+        assert.ok(!updated.has(op.key), `delete of updated ${op.key} at ${i}`);
+        exists.delete(op.key);
+        gone.add(op.key);
+      }
+      // A write of a key this stream inserted waits for that insert.
+      if ((op.kind === UPDATE || op.kind === DELETE) && op.after !== undefined) {
+        assert.equal(ops[op.after].key, op.key);
+        assert.equal(ops[op.after].awaited, true);
+      }
+    });
+    assert.equal(gone.size, 1000);
+    assert.ok(ops.some((op) => op.kind === READ && gone.has(op.key)), 'some reads meet deleted keys');
+    assert.ok(ops.some((op) => op.kind === UPDATE && op.after !== undefined));
+  });
+
+  test('more documents than prepared is an internal error', () => {
+    assert.throws(() => operationStream(ctx, { mix: { pattern: 'I' }, ops: 100_000, records: 200, distribution: 'uniform', stream: 0 }),
+      /documents needed/);
+  });
+});
+
+describe('the consistency rule', () => {
+  const doc = (key, version, extra = {}) => ({ _key: key, version, name: `v${version}`, ...extra });
+  const loaded = doc('C1', 1);
+  const initial = new Map([['C1', loaded]]);
+  // A log from [kind, key, doc or answer, start, end] rows.
+  function log(rows) {
+    const operations = [];
+    const answers = [];
+    const starts = [];
+    const ends = [];
+    for (const [kind, key, value, start, end] of rows) {
+      operations.push(kind === READ || kind === DELETE ? { kind, key } : { kind, key, doc: value });
+      answers.push(kind === READ ? value : undefined);
+      starts.push(start);
+      ends.push(end);
+    }
+    return { operations, answers, starts, ends };
+  }
+  const check = (rows, final, init = initial) => consistencyFailures({ initial: init, ...log(rows), final });
+
+  test('a read of the last write completed before it began passes; an older one is stale', () => {
+    const v2 = doc('C1', 2);
+    const v3 = doc('C1', 3, { extra: 'x' });
+    const rows = [[UPDATE, 'C1', v2, 0, 10], [UPDATE, 'C1', v3, 20, 30]];
+    assert.deepEqual(check([...rows, [READ, 'C1', v3, 40, 50]], [v3]), []);
+    const stale = check([...rows, [READ, 'C1', v2, 40, 50]], [v3]);
+    assert.equal(stale.length, 1);
+    assert.equal(stale[0].input, 'operation 2 (get C1)');
+    assert.match(stale[0].problem, /stale value of operation 0 \(update\): operation 1 \(update\) began after it completed/);
+    assert.match(check([...rows, [READ, 'C1', loaded, 40, 50]], [v3])[0].problem, /stale value of the loaded state/);
+  });
+
+  test('a read overlapping a write may return either side of it', () => {
+    const v2 = doc('C1', 2);
+    const rows = [[UPDATE, 'C1', v2, 10, 30]];
+    assert.deepEqual(check([...rows, [READ, 'C1', loaded, 20, 25]], [v2]), []);
+    assert.deepEqual(check([...rows, [READ, 'C1', v2, 20, 25]], [v2]), []);
+    assert.deepEqual(check([...rows, [READ, 'C1', v2, 0, 12]], [v2]), []);
+    assert.deepEqual(check([...rows, [READ, 'C1', loaded, 0, 5]], [v2]), []);
+    // Began after the read ended: the read cannot have seen it.
+    assert.match(check([...rows, [READ, 'C1', v2, 0, 5]], [v2])[0].problem, /began after the read ended/);
+  });
+
+  test('writes that overlapped each other before the read may each be the last', () => {
+    const a = doc('C1', 2);
+    const b = doc('C1', 3);
+    const rows = [[UPDATE, 'C1', a, 0, 20], [UPDATE, 'C1', b, 5, 10]];
+    assert.deepEqual(check([...rows, [READ, 'C1', a, 30, 31]], [a]), []);
+    assert.deepEqual(check([...rows, [READ, 'C1', b, 30, 31]], [b]), []);
+    assert.match(check([...rows, [READ, 'C1', loaded, 30, 31]], [b])[0].problem, /stale value of the loaded state/);
+  });
+
+  test('a value never written fails, also under a version that was', () => {
+    const v2 = doc('C1', 2);
+    const rows = [[UPDATE, 'C1', v2, 0, 10]];
+    assert.match(check([...rows, [READ, 'C1', doc('C1', 9), 20, 30]], [v2])[0].problem, /a value never written to this key/);
+    assert.match(check([...rows, [READ, 'C1', { ...v2, name: 'torn' }, 20, 30]], [v2])[0].problem, /never written/);
+    assert.match(check([...rows, [READ, 'C1', { ...v2, ...loaded, version: 2 }, 5, 30]], [v2])[0].problem, /never written/);
+    assert.match(check([...rows, [READ, 'C1', 'C1', 20, 30]], [v2])[0].problem, /never written/);
+    // A key that does not exist: null is absence, anything else was never written.
+    assert.deepEqual(check([[READ, 'C9', null, 0, 1]], [loaded]), []);
+    assert.match(check([[READ, 'C9', doc('C9', 1), 0, 1]], [loaded])[0].problem, /never written/);
+  });
+
+  test('an insert: absence before it, the document once it completed', () => {
+    const c2 = doc('C2', 5);
+    const rows = [[INSERT, 'C2', c2, 10, 20]];
+    assert.deepEqual(check([...rows, [READ, 'C2', null, 0, 15]], [loaded, c2]), []);
+    assert.deepEqual(check([...rows, [READ, 'C2', c2, 15, 16]], [loaded, c2]), []);
+    assert.match(check([...rows, [READ, 'C2', null, 25, 30]], [loaded, c2])[0].problem, /stale value of the loaded state: operation 0 \(insert\).* writing \{/);
+  });
+
+  test('a delete: absence once it completed; a deleted key still stored fails', () => {
+    const rows = [[DELETE, 'C1', null, 10, 20]];
+    assert.deepEqual(check([...rows, [READ, 'C1', null, 25, 30]], []), []);
+    assert.deepEqual(check([...rows, [READ, 'C1', loaded, 12, 30]], []), []);
+    assert.match(check([...rows, [READ, 'C1', loaded, 25, 30]], [])[0].problem, /stale value of the loaded state: operation 0 \(delete\).*writing absence/);
+    const present = check(rows, [loaded]);
+    assert.equal(present.length, 1);
+    assert.equal(present[0].input, 'C1');
+    assert.match(present[0].problem, /holds .* at the end; one of its last writes left absence \(operation 0 \(delete\)\)/);
+  });
+
+  test('the final state must be one of the last writes of each key', () => {
+    const a = doc('C1', 2);
+    const b = doc('C1', 3);
+    const c = doc('C1', 4);
+    // a and b overlap, c began after both completed: only c may remain.
+    const rows = [[UPDATE, 'C1', a, 0, 20], [UPDATE, 'C1', b, 5, 10], [UPDATE, 'C1', c, 30, 40]];
+    assert.deepEqual(check(rows, [c]), []);
+    assert.match(check(rows, [a])[0].problem, /one of its last writes left .*"version":4/);
+    // c overlapping a: either may remain, not b (completed before c began).
+    const overlapping = [[UPDATE, 'C1', a, 0, 35], [UPDATE, 'C1', b, 5, 10], [UPDATE, 'C1', c, 30, 40]];
+    assert.deepEqual(check(overlapping, [a]), []);
+    assert.deepEqual(check(overlapping, [c]), []);
+    assert.equal(check(overlapping, [b]).length, 1);
+    // A key no operation wrote keeps its loaded document; a lost one fails.
+    assert.deepEqual(check([], [loaded]), []);
+    assert.match(check([], [])[0].problem, /holds absence at the end; one of its last writes left .* \(the loaded state\)/);
+  });
+
+  test('the final collection holds each key once and no key never written', () => {
+    assert.match(check([], [loaded, loaded])[0].problem, /stored more than once/);
+    assert.deepEqual(check([], [loaded, doc('C7', 1)]).map((f) => f.input), ['C7']);
+    assert.match(check([], { rows: [] })[0].problem, /expected an array of documents/);
+  });
+});
+
+describe('mixed plan', () => {
+  test('is a registered suite', () => {
+    assert.ok(suiteIds().includes('mixed'));
+    assert.equal(getSuite('mixed'), mixed);
+    assert.deepEqual(WORKLOADS.map((w) => w.name), ['read-only', 'write-only', '50-50', '95-5', 'igiugid']);
+    assert.ok(WORKLOADS.every((w) => w.timed));
+  });
+
+  test('one round per workload, level (or rate) and run, each loading the documents into a fresh collection', async () => {
+    const config = { records: 5, ops: 10, concurrency: [1, 4], runs: 2, durable: true, distribution: 'uniform', shape: 'uniform', seed: 1 };
+    const rounds = mixed.rounds({ config, workloads: WORKLOADS.slice(0, 2) });
+    assert.deepEqual(rounds.map((r) => [r.steps[0].key, r.run]), [
+      ['read-only n=10 c=1', 1], ['read-only n=10 c=1', 2], ['read-only n=10 c=4', 1], ['read-only n=10 c=4', 2],
+      ['write-only n=10 c=1', 1], ['write-only n=10 c=1', 2], ['write-only n=10 c=4', 1], ['write-only n=10 c=4', 2]]);
+    assert.ok(rounds.every((r) => r.steps.length === 1));
+    assert.deepEqual(rounds[2].steps[0].params, { ops: 10, records: 5, distribution: 'uniform', concurrency: 4, durable: true });
+    const calls = [];
+    const adapter = {
+      createTempCollection: async (name) => calls.push(['create', name]),
+      insertDocument: async (name, doc, ack) => calls.push(['insert', name, doc._key, ack]),
+      dropTempCollection: async (name) => calls.push(['drop', name]),
+    };
+    await rounds[0].setup(adapter);
+    await rounds[0].teardown(adapter);
+    assert.deepEqual(calls.map((c) => c.slice(0, 3)), [['create', COLLECTION], ...['C1', 'C2', 'C3', 'C4', 'C5'].map((key) => ['insert', COLLECTION, key]), ['drop', COLLECTION]]);
+    assert.deepEqual(calls[1][3], { durable: false });
+
+    const open = mixed.rounds({ config: { ...config, concurrency: 8, rates: [100, 200], runs: 1 }, workloads: WORKLOADS.slice(0, 1) });
+    assert.deepEqual(open.map((r) => [r.steps[0].key, r.concurrency, r.steps[0].params.rate]), [
+      ['read-only n=10 c=8 rate=100', 8, 100], ['read-only n=10 c=8 rate=200', 8, 200]]);
+    assert.equal(stepKey('95-5', { ops: 3, concurrency: 2 }), '95-5 n=3 c=2');
+  });
+
+  test('refuses an unknown distribution or shape, a bad rate and no concurrency', () => {
+    const config = { records: 5, ops: 10, concurrency: [1], runs: 1 };
+    assert.throws(() => mixed.rounds({ config: { ...config, distribution: 'hot' }, workloads: WORKLOADS }), { code: 'E_USAGE', message: /unknown distribution "hot"/ });
+    assert.throws(() => mixed.rounds({ config: { ...config, shape: 'round' }, workloads: WORKLOADS }), { code: 'E_USAGE', message: /unknown shape/ });
+    assert.throws(() => mixed.rounds({ config: { ...config, rates: [0] }, workloads: WORKLOADS }), { code: 'E_USAGE', message: /positive number/ });
+    assert.throws(() => mixed.rounds({ config: { ...config, concurrency: [] }, workloads: WORKLOADS }), { code: 'E_USAGE', message: /concurrency level/ });
+  });
+});
+
+describe('mixed through the runner', () => {
+  const options = { namespace: 'dbshootout_mixedtest', concurrency: 4, connectTimeoutMs: 1000, dataDir: null };
+  const base = { records: 300, ops: 3000, runs: 1, durable: false, shape: 'varied', seed: 5, stallTimeoutMs: 10_000 };
+  const run = (config, description = memory, workloads = WORKLOADS) => runBenchmark({
+    suite: mixed, description, adapterOptions: options, dataset: mixed.prepare(config), workloads, config, command: 'test',
+  });
+
+  test('closed loop: every workload at every level passes, with its latencies and params', async () => {
+    for (const distribution of ['zipfian', 'latest']) {
+      const result = await run({ ...base, distribution, concurrency: [1, 16] });
+      assert.equal(result.suite, 'mixed');
+      assert.equal(result.dataset.id, 'mixed-varied-r300-s5');
+      assert.equal(result.complete, true);
+      assert.equal(Object.keys(result.workloads).length, 10);
+      for (const [key, entry] of Object.entries(result.workloads)) {
+        assert.equal(entry.status, 'passed', `${distribution} ${key}: ${JSON.stringify(entry.failures)}`);
+        assert.equal(entry.ops, 3000);
+        assert.ok(entry.runs[0].latencyMs.p99 >= entry.runs[0].latencyMs.p95);
+        assert.equal(entry.runs[0].openLoop, undefined);
+      }
+      assert.deepEqual(result.workloads['igiugid n=3000 c=16'].params,
+        { ops: 3000, records: 300, distribution, concurrency: 16, durable: false });
+    }
+  });
+
+  test('open loop: a rate sweep records each target and achieved rate', async () => {
+    const result = await run({ ...base, distribution: 'uniform', concurrency: [4], rates: [2000, 4000] }, memory,
+      [byName['50-50'], byName.igiugid]);
+    assert.deepEqual(Object.keys(result.workloads), [
+      '50-50 n=3000 c=4 rate=2000', '50-50 n=3000 c=4 rate=4000', 'igiugid n=3000 c=4 rate=2000', 'igiugid n=3000 c=4 rate=4000']);
+    for (const [key, entry] of Object.entries(result.workloads)) {
+      assert.equal(entry.status, 'passed', `${key}: ${JSON.stringify(entry.failures)}`);
+      const { openLoop, opsPerSec } = entry.runs[0];
+      assert.equal(openLoop.targetRate, entry.params.rate);
+      assert.equal(opsPerSec, openLoop.achievedRate);
+      assert.ok(openLoop.achievedRate > entry.params.rate * 0.8, `${key}: ${openLoop.achievedRate}`);
+    }
+  });
+
+  test('a store that answers some reads from a stale cache fails, with the operation named', async () => {
+    const stale = {
+      ...memory,
+      create(opts) {
+        const adapter = memory.create(opts);
+        const cache = new Map();
+        const get = adapter.getDocument.bind(adapter);
+        adapter.getDocument = async (collection, key) => {
+          if (cache.has(key)) return cache.get(key);
+          const doc = await get(collection, key);
+          if (key === 'C1' || key.endsWith('7')) cache.set(key, doc);
+          return doc;
+        };
+        return adapter;
+      },
+    };
+    const result = await run({ ...base, distribution: 'uniform', concurrency: [4] }, stale, [byName['50-50']]);
+    const entry = result.workloads['50-50 n=3000 c=4'];
+    assert.equal(entry.status, 'failed');
+    assert.match(entry.runs[0].reason, /wrong answers/);
+    assert.match(entry.failures[0].input, /^"operation \d+ \(get C(\d*7|1)\)"$/);
+    assert.match(entry.failures[0].problem, /stale value/);
+  });
+
+  test('a store that drops some updates fails on the final state', async () => {
+    const lossy = {
+      ...memory,
+      create(opts) {
+        const adapter = memory.create(opts);
+        const update = adapter.updateDocument.bind(adapter);
+        let n = 0;
+        // Acknowledged, never applied, and never read back (the write-only stream has no reads).
+        adapter.updateDocument = async (...args) => {
+          n += 1;
+          if (n % 500 !== 0) await update(...args);
+        };
+        return adapter;
+      },
+    };
+    const result = await run({ ...base, distribution: 'uniform', concurrency: [2] }, lossy, [byName['write-only']]);
+    const entry = result.workloads['write-only n=3000 c=2'];
+    assert.equal(entry.status, 'failed');
+    assert.match(entry.failures[0].problem, /at the end; one of its last writes left/);
+  });
+
+  test('an update or delete of a key the stream inserted waits for that insert, however slow', async () => {
+    const slowInserts = {
+      ...memory,
+      create(opts) {
+        const adapter = memory.create(opts);
+        const insert = adapter.insertDocument.bind(adapter);
+        // The stream's own inserts (keys beyond the loaded ones) take 5 ms, while the later operations go on.
+        adapter.insertDocument = async (collection, doc, ack) => {
+          if (Number(doc._key.slice(1)) > base.records) await sleep(5);
+          return insert(collection, doc, ack);
+        };
+        return adapter;
+      },
+    };
+    for (const extra of [{ concurrency: [8] }, { concurrency: [8], rates: [3000] }]) {
+      const result = await run({ ...base, ops: 1400, distribution: 'latest', ...extra }, slowInserts, [byName.igiugid]);
+      const [entry] = Object.values(result.workloads);
+      assert.equal(entry.status, 'passed', JSON.stringify(entry.failures));
+    }
+  });
+
+  test('an adapter without the document operations reports the workloads unsupported', async () => {
+    const social = { ...memory, supports: memory.supports.filter((op) => !op.endsWith('Document')) };
+    const result = await run({ ...base, concurrency: [1] }, social);
+    assert.ok(Object.values(result.workloads).every((entry) => entry.status === 'unsupported'));
+  });
+
+  describe('over SQLite', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-mixed-'));
+    after(() => rmSync(dir, { recursive: true, force: true }));
+
+    test('the cross-action pattern and 50-50 pass closed and open loop', async () => {
+      const config = { ...base, records: 200, ops: 1400, distribution: 'latest', concurrency: [4], runs: 1 };
+      const sqliteOptions = { ...options, dataDir: dir };
+      for (const extra of [{}, { rates: [1000] }]) {
+        const result = await runBenchmark({
+          suite: mixed, description: sqlite, adapterOptions: sqliteOptions, dataset: mixed.prepare(config),
+          workloads: [byName['50-50'], byName.igiugid], config: { ...config, ...extra }, command: 'test',
+        });
+        for (const [key, entry] of Object.entries(result.workloads)) {
+          assert.equal(entry.status, 'passed', `${key}: ${JSON.stringify(entry.failures)}`);
+        }
+      }
+    });
+  });
+});
