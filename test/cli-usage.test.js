@@ -50,7 +50,8 @@ test('every numeric flag of every command names its range and what was typed', a
   const cases = [
     [['run', '--runs', 'abc'], /--runs must be a positive integer up to 1,000, got abc$/],
     [['run', '--stall-timeout', '-5'], /--stall-timeout must be a number of seconds above 0, at most 86,400, got -5$/],
-    [['run', '--concurrency=1.5'], /--concurrency must be a positive integer up to 10,000, got 1.5$/],
+    [['check', '--concurrency=1.5'], /--concurrency must be a positive integer up to 10,000, got 1.5$/],
+    [['run', '--runs=1.5'], /--runs must be a positive integer up to 1,000, got 1.5$/],
     [['import', '--connect-timeout', '0'], /--connect-timeout must be a number of seconds above 0, at most 3,600, got 0$/],
     [['generate', '--seed', '-1'], /--seed must be an integer from 0 to 9,007,199,254,740,991, got -1$/],
     [['check', '--port', '70000'], /--port must be a positive integer up to 65,535, got 70000$/],
