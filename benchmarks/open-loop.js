@@ -31,7 +31,7 @@ const rates = values.rates.split(',').map(Number);
 const workload = WORKLOADS.find((candidate) => candidate.name === 'read-only');
 const maxOps = Math.ceil(Math.max(...rates) * seconds);
 const config = { records: RECORDS, ops: maxOps, shape: 'uniform', seed: 1, concurrency: 25, distribution: 'zipfian' };
-const data = mixed.prepare(config);
+const data = await mixed.prepare(config);
 const options = { database: 'open-loop', namespace: 'dbshootout', concurrency: 25, connectTimeoutMs: 1000, dataDir: null };
 const adapter = memory.create(options);
 await adapter.connect();

@@ -80,8 +80,9 @@ describe('mixed key distributions', () => {
   });
 });
 
+const ctx = await mixed.prepare({ records: 200, ops: [7000], shape: 'varied', seed: 4 });
+
 describe('mixed operation streams', () => {
-  const ctx = mixed.prepare({ records: 200, ops: 7000, shape: 'varied', seed: 4 });
   const stream = (name, params = {}) => byName[name].inputs(ctx, { ops: 7000, records: 200, distribution: 'zipfian', ...params });
 
   test('are deterministic and follow their mix', () => {
@@ -293,11 +294,25 @@ describe('mixed plan', () => {
     assert.equal(stepKey('95-5', { ops: 3, concurrency: 2 }), '95-5 n=3 c=2');
   });
 
+  test('takes bench run\'s flags: a rate list selects the open loop, --sync the durable acknowledgement', () => {
+    const settings = { ...mixed.defaults, seed: 3, concurrency: [8] };
+    assert.deepEqual(mixed.configure(settings), {
+      concurrency: [8], records: 10_000, ops: [100_000], rates: [], distribution: 'zipfian', shape: 'uniform', durable: false, seed: 3,
+    });
+    assert.deepEqual(mixed.configure({ ...settings, rate: '1000, 2000,4000', sync: true }).rates, [1000, 2000, 4000]);
+    assert.deepEqual(mixed.configure({ ...settings, rate: 500 }).rates, [500]);
+    assert.equal(mixed.configure({ ...settings, sync: true }).durable, true);
+    assert.throws(() => mixed.configure({ ...settings, rate: '100,,200' }), { code: 'E_USAGE', message: /--rate must be a positive number/ });
+    assert.throws(() => mixed.configure({ ...settings, rate: '100,100' }), { code: 'E_USAGE', message: /names a value twice/ });
+    assert.deepEqual(mixed.flags, ['records', 'ops', 'rate', 'distribution', 'shape', 'sync']);
+  });
+
   test('refuses an unknown distribution or shape, a bad rate and no concurrency', () => {
     const config = { records: 5, ops: 10, concurrency: [1], runs: 1 };
     assert.throws(() => mixed.rounds({ config: { ...config, distribution: 'hot' }, workloads: WORKLOADS }), { code: 'E_USAGE', message: /unknown distribution "hot"/ });
     assert.throws(() => mixed.rounds({ config: { ...config, shape: 'round' }, workloads: WORKLOADS }), { code: 'E_USAGE', message: /unknown shape/ });
     assert.throws(() => mixed.rounds({ config: { ...config, rates: [0] }, workloads: WORKLOADS }), { code: 'E_USAGE', message: /positive number/ });
+    assert.throws(() => mixed.rounds({ config: { ...config, records: 0 }, workloads: WORKLOADS }), { code: 'E_USAGE', message: /--records must be/ });
     assert.throws(() => mixed.rounds({ config: { ...config, concurrency: [] }, workloads: WORKLOADS }), { code: 'E_USAGE', message: /concurrency level/ });
   });
 });
@@ -305,8 +320,8 @@ describe('mixed plan', () => {
 describe('mixed through the runner', () => {
   const options = { namespace: 'dbshootout_mixedtest', concurrency: 4, connectTimeoutMs: 1000, dataDir: null };
   const base = { records: 300, ops: 3000, runs: 1, durable: false, shape: 'varied', seed: 5, stallTimeoutMs: 10_000 };
-  const run = (config, description = memory, workloads = WORKLOADS) => runBenchmark({
-    suite: mixed, description, adapterOptions: options, dataset: mixed.prepare(config), workloads, config, command: 'test',
+  const run = async (config, description = memory, workloads = WORKLOADS) => runBenchmark({
+    suite: mixed, description, adapterOptions: options, dataset: await mixed.prepare(config), workloads, config, command: 'test',
   });
 
   test('closed loop: every workload at every level passes, with its latencies and params', async () => {
@@ -422,7 +437,7 @@ describe('mixed through the runner', () => {
       const sqliteOptions = { ...options, dataDir: dir };
       for (const extra of [{}, { rates: [1000] }]) {
         const result = await runBenchmark({
-          suite: mixed, description: sqlite, adapterOptions: sqliteOptions, dataset: mixed.prepare(config),
+          suite: mixed, description: sqlite, adapterOptions: sqliteOptions, dataset: await mixed.prepare(config),
           workloads: [byName['50-50'], byName.igiugid], config: { ...config, ...extra }, command: 'test',
         });
         for (const [key, entry] of Object.entries(result.workloads)) {

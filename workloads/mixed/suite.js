@@ -13,10 +13,21 @@ import { COLLECTION, WORKLOADS, crossInserts } from './workloads.js';
 export const DEFAULT_RECORDS = 10_000;
 export const DEFAULT_OPS = 100_000;
 export const DEFAULT_SHAPE = 'uniform';
+export const DEFAULT_LEVELS = [25];
 
 export const stepKey = (name, { ops, concurrency, rate }) => `${name} n=${ops} c=${concurrency}${rate ? ` rate=${rate}` : ''}`;
 
 const list = (value) => [value].flat().filter((item) => item !== null && item !== undefined);
+
+// `--rate` as given: a number, a list, or comma-separated text ("1000,2000,4000"); none means closed loop.
+function rateList(value) {
+  const items = typeof value === 'string' ? value.split(',').map((item) => (item.trim() === '' ? Number.NaN : Number(item))) : list(value);
+  if (items.some((rate) => !(Number.isFinite(rate) && rate > 0))) {
+    throw usageError(`--rate must be a positive number of operations per second or a comma-separated list of them, got ${value}`);
+  }
+  if (new Set(items).size !== items.length) throw usageError(`--rate names a value twice: ${value}`);
+  return items;
+}
 
 // What the suite reads of the invocation's configuration, with its defaults.
 export function mixedSettings(config) {
@@ -24,7 +35,7 @@ export function mixedSettings(config) {
     records: config.records ?? DEFAULT_RECORDS,
     ops: list(config.ops ?? DEFAULT_OPS),
     levels: list(config.concurrency),
-    rates: list(config.rates),
+    rates: rateList(config.rates),
     distribution: config.distribution ?? DEFAULT_DISTRIBUTION,
     shape: config.shape ?? DEFAULT_SHAPE,
     seed: config.seed ?? 1,
@@ -37,9 +48,6 @@ export function mixedSettings(config) {
   if (!SHAPES.includes(settings.shape)) throw usageError(`unknown shape "${settings.shape}"; valid shapes: ${SHAPES.join(', ')}`);
   if (!Number.isSafeInteger(settings.records) || settings.records < 1) {
     throw usageError(`--records must be a whole number of at least 1, got ${settings.records}`);
-  }
-  if (settings.rates.some((rate) => !(Number.isFinite(rate) && rate > 0))) {
-    throw usageError(`a rate must be a positive number of operations per second, got ${settings.rates.join(', ')}`);
   }
   return settings;
 }
@@ -57,11 +65,27 @@ export default {
   description: 'concurrent gets, updates, inserts and deletes of the same documents, closed or open loop, every read checked',
   workloads: WORKLOADS,
   alwaysRun: [],
+  // The flags of `bench run` that only this suite takes (some shared with crud), and its defaults of the others.
+  flags: ['records', 'ops', 'rate', 'distribution', 'shape', 'sync'],
+  defaults: {
+    runs: 1, concurrency: DEFAULT_LEVELS, records: DEFAULT_RECORDS, ops: [DEFAULT_OPS], distribution: DEFAULT_DISTRIBUTION,
+    shape: DEFAULT_SHAPE, sync: false,
+  },
   // The loaded documents, then those the cross-action pattern inserts; a write's base is the key's other version.
-  prepare(config) {
-    const { records, ops, shape, seed } = mixedSettings(config);
+  // `settings` holds the names of bench run's flags or of the configuration (`configure`'s), which agree here.
+  async prepare(settings) {
+    const { records, ops, shape, seed } = mixedSettings(settings);
     const count = records + crossInserts(Math.max(...ops));
     return { shape, seed, records, ...crudDocuments({ count, shape, seed }) };
+  },
+  configure(settings) {
+    const { rate, sync, ...rest } = settings;
+    const {
+      records, ops, levels, rates, distribution, shape, seed,
+    } = mixedSettings({ ...rest, rates: rate, durable: sync });
+    return {
+      concurrency: levels, records, ops, rates, distribution, shape, durable: Boolean(sync), seed,
+    };
   },
   describeData: (data) => ({
     id: `mixed-${data.shape}-r${data.records}-s${data.seed}`,
@@ -69,6 +93,7 @@ export default {
     shape: data.shape,
     seed: data.seed,
     documents: data.records,
+    label: `${data.records} ${data.shape} documents, seed ${data.seed}`,
   }),
   // Nothing to import: each round loads its documents into a temporary collection of a namespace the harness owns.
   load: async ({ adapter, description, options }) => { await claimNamespace({ adapter, description, options }); return null; },
