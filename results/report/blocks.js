@@ -3,6 +3,7 @@
 import { formatBytes, formatCount, formatMs } from '../format.js';
 import { countFiles } from './datasets.js';
 import { durabilityBlocks } from './durability.js';
+import { suiteRendering } from './suites/index.js';
 
 const MARK_NOT_SIGNIFICANT = '~';
 const MARK_CLIENT_BOUND = '!';
@@ -27,8 +28,10 @@ export function normalisedCell(figures, isBaseline, baselinePassed) {
   return `${pct >= 1000 ? formatCount(Math.round(pct)) : pct.toFixed(1)}%${markers(figures)}`;
 }
 
+const socialDatasetLabel = (d) => `${d.id} (${d.name ?? '?'} ${d.scale ?? '?'}, ${d.profiles === null ? '?' : formatCount(d.profiles)} profiles, ${d.relations === null ? '?' : formatCount(d.relations)} relations, seed ${d.seed ?? '?'})`;
+
 function datasetLine(report) {
-  return report.datasets.map((d) => `${d.id} (${d.name ?? '?'} ${d.scale ?? '?'}, ${d.profiles === null ? '?' : formatCount(d.profiles)} profiles, ${d.relations === null ? '?' : formatCount(d.relations)} relations, seed ${d.seed ?? '?'})`).join('; ');
+  return report.datasets.map(suiteRendering(report.suite).datasetLabel ?? socialDatasetLabel).join('; ');
 }
 
 // The other datasets of the files, which a report of one dataset leaves out (see datasets.js).
@@ -97,6 +100,7 @@ function resources(report) {
 const several = (values, format) => values.map((value) => (value === null ? 'n/a' : format(value))).join(' | ');
 
 function reproducibility(report) {
+  const datasetLabel = suiteRendering(report.suite).datasetLabel ?? ((ds) => `${ds.id} (${ds.scale}, seed ${ds.seed})`);
   return {
     kind: 'list', id: 'reproducibility', title: 'Reproducibility',
     items: report.databases.map((d) => {
@@ -106,7 +110,7 @@ function reproducibility(report) {
         lines: [
           `version: ${several(r.dbVersion, String)}`,
           `driver: ${several(r.driver, (driver) => `${driver.name} ${driver.version ?? ''}`.trim())}`,
-          `dataset: ${several(r.dataset, (ds) => `${ds.id} (${ds.scale}, seed ${ds.seed})`)}`,
+          `dataset: ${several(r.dataset, datasetLabel)}`,
           `config: ${several(r.config, (c) => `concurrency ${c.concurrency}, ${c.runs} runs${c.preset ? `, preset ${c.preset}` : ''}`)}`,
           `harness: ${several(r.harness, (h) => `${h.name} ${h.version}${h.commit ? ` (${h.commit.slice(0, 12)})` : ' (no git commit)'}`)}`,
           `server settings: ${several(r.settings, (s) => (Object.keys(s).length > 0 ? Object.entries(s).map(([k, v]) => `${k}=${v}`).join(', ') : 'none recorded'))}`,
@@ -147,6 +151,7 @@ export function reportBlocks(report) {
         alone(report) ? 'baseline: none (one database: absolute figures, no percentages)' : `baseline: ${report.baseline.id} (${report.baseline.reason})`,
       ],
     },
+    ...(suiteRendering(report.suite).blocks?.(report) ?? []),
     ...(alone(report) ? [] : [matrix(report)]),
     {
       kind: 'table', id: 'workloads', title: 'Workloads', header: alone(report) ? DETAIL_HEADER.slice(0, -1).concat('') : DETAIL_HEADER,

@@ -6,6 +6,7 @@ import { countFiles, datasetGroups, fileLines, selectDataset } from './datasets.
 import { durabilityReport, isCrashDocument } from './durability.js';
 import { ReportErrorCodes, reportError } from './errors.js';
 import { chooseBaseline, normaliseWorkload } from './normalise.js';
+import { suiteRendering } from './suites/index.js';
 
 export const REPORT_SCHEMA = 'db-shootout/report@1';
 export const STATISTICS = Object.freeze({
@@ -137,16 +138,20 @@ function buildRunReport(given, { baseline: requested, dataset, allowMixed = fals
   if (workloads.some((workload) => Object.values(workload.results).some((figures) => figures.clientBound))) {
     warnings.push('in some workloads the harness itself was the bottleneck (marked !): those figures may understate the database');
   }
+  const suite = suiteOf(documents[0].result);
+  const own = suiteRendering(suite).model?.({ workloads, databases, documents });
+  if (own) warnings.push(...own.warnings);
 
   return {
     schema: REPORT_SCHEMA,
-    suite: suiteOf(documents[0].result),
+    suite,
     statistics: STATISTICS,
     baseline,
     datasets: distinct(documents.map(({ result }) => describeDataset(result))),
     datasetChoice: choice,
     databases: databases.map(({ workloads: _, ...database }) => database),
     workloads,
+    ...(own ? { [suite]: own.block } : {}),
     warnings,
   };
 }

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { reportBlocks } from './blocks.js';
+import { suiteRendering } from './suites/index.js';
 
 const require = createRequire(import.meta.url);
 
@@ -45,7 +46,9 @@ export function chartData(report) {
   const missing = (f) => (f.status !== 'passed' ? f.status : f.normalisedPct === null ? 'n/a' : null);
   const [single] = report.databases;
   const passed = (id) => compared.filter((w) => w.results[id].status === 'passed');
+  const own = suiteRendering(report.suite).charts;
   return {
+    ...(own ? { [report.suite]: own.data(report) } : {}),
     baseline: several ? report.baseline.id : null,
     overview: several && compared.length > 0 ? {
       workloads: compared.map((w) => w.name),
@@ -84,8 +87,9 @@ export function chartData(report) {
   };
 }
 
-// Runs in the page: one chart per canvas, drawn without animation so the page is complete once loaded.
-const PAGE_SCRIPT = `
+// Runs in the page: one chart per canvas, drawn without animation so the page is complete once loaded. A suite's
+// own charts (`suiteScript`) are drawn with the helpers defined here.
+const pageScript = (suiteScript) => `
 (function () {
   var data = JSON.parse(document.getElementById('report-data').textContent);
   var palette = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#76b7b2', '#edc948', '#b07aa1', '#ff9da7', '#9c755f', '#bab0ac'];
@@ -213,7 +217,7 @@ const PAGE_SCRIPT = `
     { label: 'peak', data: data.memory.map(function (r) { return r.peakMiB; }), backgroundColor: palette[3] },
     { label: 'mean', data: data.memory.map(function (r) { return r.meanMiB; }), backgroundColor: palette[0] }], 'MiB');
   single('chart-import', data.import, 'Import time', [
-    { label: 'import', data: data.import.map(function (r) { return r.seconds; }), backgroundColor: palette[2] }], 's');
+    { label: 'import', data: data.import.map(function (r) { return r.seconds; }), backgroundColor: palette[2] }], 's');${suiteScript}
   document.body.setAttribute('data-charts-drawn', String(Object.keys(Chart.instances).length));
 })();
 `;
@@ -256,6 +260,7 @@ function comparisonSections(report, charts) {
 
 export function formatReportHtml(report) {
   const charts = chartData(report);
+  const own = suiteRendering(report.suite).charts;
   const blocks = reportBlocks(report).map(renderBlock);
   const [summary, ...rest] = blocks;
   const json = JSON.stringify(charts).replace(/</g, '\\u003c');
@@ -269,14 +274,14 @@ export function formatReportHtml(report) {
 </head>
 <body>
 ${summary}
-${comparisonSections(report, charts)}
+${own ? `${chartSection(own.id, own.title, own.count(charts[report.suite]), own.none)}\n` : ''}${comparisonSections(report, charts)}
 ${chartSection('chart-latency', 'Latency percentiles per database', charts.latency.length, 'no passed workload has latencies')}
 ${chartSection('chart-memory', 'Server memory', charts.memory.length, 'n/a: no server memory was measured in these files')}
 ${chartSection('chart-import', 'Import time', charts.import.length, 'n/a: no import was recorded in these files')}
 ${rest.join('\n')}
 <script type="application/json" id="report-data">${json}</script>
 <script>${chartBundle()}</script>
-<script>${PAGE_SCRIPT}</script>
+<script>${pageScript(own?.script ?? '')}</script>
 </body>
 </html>
 `;
