@@ -139,7 +139,7 @@ export const CRUD_CSV = Object.freeze({
 
 // The page's charts: per phase and count, the median total time of the phase at each level, one line per
 // database (the published charts drew time, lower is better). A level without a passed time is a gap in the
-// line, and its status is named in the legend.
+// line, and its status is named in the legend, as is a serial driver (see crudBlocks).
 export function crudChartData(report) {
   return {
     charts: report.crud.series.map((series) => ({
@@ -149,6 +149,7 @@ export function crudChartData(report) {
         const figures = series.results[database.id];
         return {
           id: database.id,
+          serial: report.crud.serial.includes(database.id),
           medianMs: figures.map((f) => (f.status === 'passed' ? f.medianMs : null)),
           opsPerSec: figures.map((f) => (f.status === 'passed' ? f.opsPerSec : null)),
           missing: figures.map((f) => (f.status === 'passed' ? null : f.status)),
@@ -165,9 +166,10 @@ export const CRUD_PAGE_SCRIPT = `
     new Chart(canvas('chart-crud', chart.title), {
       type: 'line',
       data: { labels: chart.levels.map(String), datasets: chart.databases.map(function (database, i) {
-        var gaps = chart.levels.map(function (level, l) { return database.missing[l] ? 'c=' + level + ' ' + database.missing[l] : null; })
+        var notes = chart.levels.map(function (level, l) { return database.missing[l] ? 'c=' + level + ' ' + database.missing[l] : null; })
           .filter(Boolean);
-        return { label: database.id + (gaps.length ? ' (' + gaps.join(', ') + ')' : ''), data: database.medianMs,
+        if (database.serial) notes.unshift('serial driver');
+        return { label: database.id + (notes.length ? ' (' + notes.join(', ') + ')' : ''), data: database.medianMs,
           borderColor: palette[i % palette.length], backgroundColor: palette[i % palette.length], spanGaps: false, pointRadius: 3 };
       }) },
       options: {
