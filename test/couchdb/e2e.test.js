@@ -1,0 +1,39 @@
+// A validated end-to-end `bench run --suite crud` against the couchdb adapter's server (the local PouchDB Server,
+// or BENCH_COUCHDB_URL's), as a user would start it: every phase at two concurrency levels must pass, and the
+// result must name the server as it names itself. Skips without a server unless BENCH_REQUIRE lists couchdb.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import couchdb from '../../adapters/couchdb/description.js';
+import { spawnBench } from '../helpers/cli.js';
+import { serverTarget } from '../helpers/servers.js';
+
+const NAMESPACE = 'dbshootout_e2e';
+const TIMEOUT_MS = 300_000;
+const { options, skip } = serverTarget(couchdb, { namespace: NAMESPACE });
+const out = mkdtempSync(path.join(os.tmpdir(), 'bench-e2e-couchdb-'));
+after(async () => {
+  rmSync(out, { recursive: true, force: true });
+  if (!skip) await couchdb.testSupport.dropNamespace(options);
+});
+
+test('bench run --db couchdb --suite crud validates every phase and names the server it measured', { skip, timeout: TIMEOUT_MS }, async () => {
+  const flags = ['host', 'port', 'user'].filter((name) => options[name] !== null && options[name] !== undefined)
+    .flatMap((name) => [`--${name}`, String(options[name])]);
+  const env = options.password === undefined ? {} : { [couchdb.connection.passwordEnv]: options.password };
+  const { code, stdout, stderr } = await spawnBench(['run', '--db', 'couchdb', '--suite', 'crud', '--ops', '300',
+    '--concurrency', '1,8', '--shape', 'varied', '--runs', '1', '--json', '--quiet', '--namespace', NAMESPACE,
+    '--out', out, ...flags], { env, timeoutMs: TIMEOUT_MS });
+  assert.equal(code, 0, stderr);
+  const result = JSON.parse(stdout);
+  assert.equal(result.db.id, 'couchdb');
+  assert.equal(result.complete, true);
+  assert.equal(result.db.driver.name, 'nano');
+  const welcome = await (await fetch(`http://${options.host}:${options.port}/`)).json();
+  if (Object.hasOwn(welcome, 'express-pouchdb')) assert.match(result.db.version, /^PouchDB Server .*not Apache CouchDB$/);
+  const statuses = Object.entries(result.workloads).map(([name, workload]) => [name, workload.status]);
+  assert.equal(statuses.length, 8, JSON.stringify(statuses));
+  for (const [name, status] of statuses) assert.equal(status, 'passed', `${name}: ${JSON.stringify(result.workloads[name].failures)}`);
+});
