@@ -35,8 +35,8 @@ export async function getDocument(store, key) {
   return record?.get(0) ?? null;
 }
 
-// A MATCH that finds nothing sets nothing and succeeds: the counters tell a missing key. A document that sets
-// no property at all, the same as the stored one, still counts its _key as set.
+// A MATCH that finds nothing sets nothing and succeeds: the counters tell a missing key. A matched node counts
+// at least the lock property as set, even when the new version equals the stored one.
 export async function updateDocument(store, key, doc) {
   const { summary } = await store.run(store.statements.update, { key, doc: toProperties(doc) }, 'write');
   if (summary.counters.updates().propertiesSet === 0) throw missing('update', key);
