@@ -18,7 +18,7 @@ import { prepareDataset } from '../datasets/dataset.js';
 import { profileKey } from '../datasets/columns.js';
 import { importDataset } from '../import/import.js';
 import { execute } from '../runner/execute.js';
-import { WORKLOADS } from '../workloads/suite.js';
+import { WORKLOADS } from '../workloads/social/workloads.js';
 import { environment } from '../core/environment.js';
 
 const CONCURRENCY = 25;

@@ -28,7 +28,7 @@ import { profileKey } from '../datasets/columns.js';
 import { prepareDataset } from '../datasets/dataset.js';
 import { importDataset } from '../import/import.js';
 import { execute } from '../runner/execute.js';
-import { WORKLOADS } from '../workloads/suite.js';
+import { WORKLOADS } from '../workloads/social/workloads.js';
 
 const TARGET_RATIO = 0.9;
 const PG_BIN_ROOT = '/usr/lib/postgresql';

@@ -24,7 +24,7 @@ import { DEFAULT_SEED } from '../datasets/scales.js';
 import { SERVER_FAMILIES } from '../server/index.js';
 import { SHAPES } from '../workloads/crud/documents.js';
 import { DEFAULT_SUITE, SUITES, suiteIds } from '../workloads/index.js';
-import { checkPresetFlags, presetNames } from '../workloads/presets.js';
+import { checkPresetFlags, presetNames } from '../workloads/social/presets.js';
 
 const USAGE_CODES = new Set([ErrorCodes.USAGE, ErrorCodes.UNKNOWN_DB, ErrorCodes.UNKNOWN_WORKLOAD]);
 // If a driver leaves a socket or timer behind, the process still ends this long after the work is done.

@@ -7,7 +7,7 @@ import { prepareDataset } from '../datasets/dataset.js';
 import { failedWorkloads } from '../results/model.js';
 import { formatTable } from '../results/table.js';
 import { runBenchmark } from '../runner/run.js';
-import { WORKLOADS } from '../workloads/suite.js';
+import { WORKLOADS } from '../workloads/social/workloads.js';
 import { conformanceCases, conformanceNamespaces } from '../test/conformance/suite.js';
 import { errorMessage, isConnectionFailure } from './errors.js';
 import { adapterOptions, connectionRecord } from './options.js';

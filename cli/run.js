@@ -10,7 +10,7 @@ import { formatTable } from '../results/table.js';
 import { claimResultFile, writeResult } from '../results/write.js';
 import { runBenchmark } from '../runner/run.js';
 import { SUITES, getSuite } from '../workloads/index.js';
-import { getPreset } from '../workloads/presets.js';
+import { getPreset } from '../workloads/social/presets.js';
 import {
   adapterOptions, connectionRecord, givenFlags, numberList, selectWorkloads, serverProcess,
 } from './options.js';

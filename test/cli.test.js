@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { adapterIds } from '../adapters/index.js';
-import { WORKLOAD_NAMES } from '../workloads/suite.js';
+import { WORKLOAD_NAMES } from '../workloads/social/workloads.js';
 import { BIN, spawnBench } from './helpers/cli.js';
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'bench-cli-'));

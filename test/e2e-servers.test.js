@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { adapterIds, loadAdapter } from '../adapters/index.js';
-import { WORKLOAD_NAMES } from '../workloads/suite.js';
+import { WORKLOAD_NAMES } from '../workloads/social/workloads.js';
 import { spawnBench } from './helpers/cli.js';
 import { serverTarget } from './helpers/servers.js';
 

@@ -11,8 +11,8 @@ import { ErrorCodes } from '../core/errors.js';
 import { prepareDataset } from '../datasets/dataset.js';
 import { SCALES } from '../datasets/scales.js';
 import { runBenchmark } from '../runner/run.js';
-import { PRESETS, checkPresetFlags, getPreset, limitDataset, presetNames } from '../workloads/presets.js';
-import { WORKLOADS } from '../workloads/suite.js';
+import { PRESETS, checkPresetFlags, getPreset, limitDataset, presetNames } from '../workloads/social/presets.js';
+import { WORKLOADS } from '../workloads/social/workloads.js';
 import { spawnBench } from './helpers/cli.js';
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'bench-presets-'));

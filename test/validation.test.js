@@ -10,7 +10,7 @@ import memory from '../adapters/memory/description.js';
 import { MemoryAdapter } from '../adapters/memory/store.js';
 import { prepareDataset } from '../datasets/dataset.js';
 import { runBenchmark } from '../runner/run.js';
-import { WORKLOADS } from '../workloads/suite.js';
+import { WORKLOADS } from '../workloads/social/workloads.js';
 
 class WrongAdapter extends MemoryAdapter {
   // Drops the last neighbour: a plausible off-by-one.

@@ -1,7 +1,7 @@
 // Pooling: the documents of one database (several invocations) become one set of runs per workload, and the
 // database's import, memory and reproducibility facts. Nothing here compares databases; see normalise.js.
 import { median } from 'simple-statistics';
-import { WORKLOADS } from '../../workloads/suite.js';
+import { WORKLOADS } from '../../workloads/social/workloads.js';
 import { medianInterval } from '../bootstrap.js';
 import { mergeLatencies } from '../stats.js';
 

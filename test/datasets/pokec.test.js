@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import memory from '../../adapters/memory/description.js';
 import { importDataset } from '../../import/import.js';
-import { WORKLOAD_NAMES } from '../../workloads/suite.js';
+import { WORKLOAD_NAMES } from '../../workloads/social/workloads.js';
 import { prepareDataset } from '../../datasets/dataset.js';
 import { FETCH_MANIFEST, POKEC_PROFILES_GZ, POKEC_RELATIONS_GZ, pokecDir } from '../../datasets/fetch.js';
 import { PROFILES_FILE, RELATIONS_FILE, generate } from '../../datasets/generate.js';

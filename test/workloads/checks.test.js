@@ -1,10 +1,10 @@
-// Every workload check of workloads/suite.js, fed the right answers (from the memory store) and then each kind of
+// Every workload check of workloads/social/workloads.js, fed the right answers (from the memory store) and then each kind of
 // wrong answer it exists to catch, one at a time, over a hand-made validation context.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { buildGraph } from '../../datasets/graph.js';
-import { loadExpected } from '../../workloads/expected.js';
-import { WORKLOADS } from '../../workloads/suite.js';
+import { loadExpected } from '../../workloads/social/expected.js';
+import { WORKLOADS } from '../../workloads/social/workloads.js';
 import { makeContext, makeStore, PATH_LENGTHS, withField, withoutField } from './context.js';
 
 const INHERITED = ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf'];

@@ -1,4 +1,4 @@
-// A validation context made by hand (what workloads/expected.js loads from a dataset), over a graph small enough
+// A validation context made by hand (what workloads/social/expected.js loads from a dataset), over a graph small enough
 // to check on paper, and the memory store holding the same data, whose answers are right by construction.
 import { profileKey } from '../../datasets/columns.js';
 import { buildGraph } from '../../datasets/graph.js';

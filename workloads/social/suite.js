@@ -4,9 +4,9 @@
 import { usageError } from '../../core/errors.js';
 import { prepareDataset } from '../../datasets/dataset.js';
 import { importDataset } from '../../import/import.js';
-import { loadExpected } from '../expected.js';
-import { limitDataset } from '../presets.js';
-import { WORKLOADS } from '../suite.js';
+import { loadExpected } from './expected.js';
+import { limitDataset } from './presets.js';
+import { WORKLOADS } from './workloads.js';
 
 function describeDataset(dataset) {
   return {

@@ -1,7 +1,7 @@
 // Presets: the parameters of published benchmark runs, so that `bench run --preset <name>` reproduces one
 // without a list of flags to get right. A preset fixes the dataset, the runs and the concurrency, and may
 // shorten a workload's parameter list to the length a publication used; the result document records it.
-import { usageError } from '../core/errors.js';
+import { usageError } from '../../core/errors.js';
 
 // What every nosql-tests publication shares: the whole Pokec network, the driver pool of 25 connections, five
 // runs; 100,000 single reads and writes, 1,000 neighbourhoods, 100 neighbors2data starts and the hard path are

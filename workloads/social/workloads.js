@@ -1,12 +1,12 @@
 // The social-network suite as data: each workload names the adapter operation it calls, the inputs it
 // derives from the dataset, and how its answers are checked. One generic runner executes them all.
 // The result of every workload is defined in workloads/README.md.
-import { profileKey, profileId } from '../datasets/columns.js';
-import { MAX_PATH_DEPTH } from '../datasets/scales.js';
-import { hasEdge } from '../datasets/graph.js';
+import { profileKey, profileId } from '../../datasets/columns.js';
+import { MAX_PATH_DEPTH } from '../../datasets/scales.js';
+import { hasEdge } from '../../datasets/graph.js';
 import {
   abbreviate, collectionDifferences, documentDifference, histogramDifference, keySetDifference,
-} from './compare.js';
+} from '../compare.js';
 
 function expectedDocument(ctx, id) {
   const doc = ctx.profiles.get(id);
@@ -184,7 +184,3 @@ export const WORKLOADS = [
 ];
 
 export const WORKLOAD_NAMES = WORKLOADS.map((workload) => workload.name);
-
-export function isSupported(description, workload) {
-  return description.supports.includes(workload.operation);
-}
