@@ -78,7 +78,9 @@ function consistencyWarnings(documents, groups, warnings) {
   if (machines.length > 1) {
     warnings.push(`the results come from ${machines.length} different machines (${machines.map((m) => `${m.hostname}: ${m.cpu}, ${m.cores} cores`).join('; ')}): differences between databases include differences between machines`);
   }
-  const concurrency = distinct(documents.map(({ result }) => result.config?.concurrency ?? null));
+  // A suite that runs a list of levels names the level in every workload key: different lists compare nothing
+  // different.
+  const concurrency = distinct(documents.map(({ result }) => result.config?.concurrency ?? null).filter((value) => !Array.isArray(value)));
   if (concurrency.length > 1) warnings.push(`the results were run at different concurrencies (${concurrency.join(', ')})`);
   const harnesses = distinct(documents.map(({ result }) => result.harness && `${result.harness.version} ${result.harness.commit ?? ''}`.trim()));
   if (harnesses.length > 1) warnings.push(`the results come from different harness versions (${harnesses.join('; ')})`);
