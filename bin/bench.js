@@ -163,7 +163,7 @@ await yargs(hideBin(process.argv))
     .options({ 'cache-dir': datasetOptions['cache-dir'], ...quietOption })
     .epilogue('The files go to <cache-dir>/datasets/pokec/ with a manifest of their sizes and sha256. BENCH_POKEC_URL replaces the base URL https://snap.stanford.edu/data/ (a mirror).')
     .example('$0 data fetch pokec && $0 run --dataset pokec --scale full', 'the real Pokec with the classic parameters'), command(dataCommand))
-  .command('report <results..>', 'one report of several databases\' result files: medians with 95% intervals, ops/s, latency percentiles, each database relative to a baseline (ArangoDB = 100% when present), server memory, import time and size, and what it takes to reproduce them', (y) => y
+  .command('report <results..>', 'one report of several databases\' result files: medians with 95% intervals, ops/s, latency percentiles, each database relative to a baseline (ArangoDB = 100% when present), server memory, import time and size, and what it takes to reproduce them; crud results add, per phase and document count, each database\'s ops/s and p99 latency at every concurrency level (html: time against concurrency as a line chart)', (y) => y
     .positional('results', { type: 'string', describe: 'result files, or directories meaning every *.json in them; several files of one database are pooled' })
     .options({
       format: { type: 'string', choices: ['table', 'markdown', 'csv', 'json', 'html'], default: 'table', describe: 'output format; html is one self-contained file with charts that works offline' },
