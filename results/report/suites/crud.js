@@ -35,12 +35,21 @@ function levelFigures(concurrency, workload, f) {
   };
 }
 
+// Which databases wrote durably (--sync), which did not, and which did both in different documents.
+function durabilityWarning(documents, databases) {
+  const modes = databases.map(({ id }) => {
+    const durable = distinct(documents.filter(({ result }) => result.db.id === id)
+      .flatMap(({ result }) => Object.values(result.workloads).map((entry) => entry.params?.durable === true)));
+    return `${id}: ${durable.length > 1 ? 'both' : durable[0] ? 'durable' : 'default'}`;
+  });
+  return `the results mix durable writes (--sync) and the databases' default acknowledgement (${modes.join(', ')}), which do not measure the same work`;
+}
+
 // `workloads` and `databases` as in the report model; `documents` give each workload's params. Returns the
 // report's `crud` block, { serial: [database ids], series: [{ phase, ops, durable, levels, results: { <database id>:
 // [figures per level] } }] }, phases in the suite's order, then counts and levels ascending; and the warnings it
 // calls for.
 export function crudModel({ workloads, databases, documents }) {
-  const warnings = [];
   const series = new Map();
   for (const workload of workloads) {
     const params = documents.map(({ result }) => result.workloads[workload.name]?.params).filter(Boolean);
@@ -53,14 +62,11 @@ export function crudModel({ workloads, databases, documents }) {
     entry.workloads.set(params[0].concurrency, workload);
   }
   const order = (phase) => (PHASES.includes(phase) ? PHASES.indexOf(phase) : PHASES.length);
-  const tables = [...series.values()]
+  const ordered = [...series.values()]
     .sort((a, b) => order(a.phase) - order(b.phase) || a.ops - b.ops)
     .map(({ phase, ops, durable, workloads: byLevel }) => {
       const levels = [...byLevel.keys()].sort(byNumber);
       const modes = distinct(durable);
-      if (modes.length > 1) {
-        warnings.push(`${phase}, ${formatCount(ops)} documents: the results mix durable writes (--sync) and the databases' default acknowledgement, which do not measure the same work`);
-      }
       return {
         phase,
         ops,
@@ -75,7 +81,7 @@ export function crudModel({ workloads, databases, documents }) {
   // A serial driver runs one operation at a time whatever the level: its lines say nothing about concurrency.
   const serial = distinct(documents.filter(({ result }) => result.db.execution === 'serial').map(({ result }) => result.db.id))
     .filter((id) => databases.some((database) => database.id === id));
-  return { block: { serial, series: tables }, warnings };
+  return { block: { serial, series: ordered }, warnings: ordered.some((s) => s.durable === null) ? [durabilityWarning(documents, databases)] : [] };
 }
 
 const MARK_CLIENT_BOUND = '!';
