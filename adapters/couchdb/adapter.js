@@ -98,20 +98,21 @@ export class CouchAdapter {
     return rows.map((row) => fromStored(row.doc));
   }
 
-  insertDocument(collection, doc, { durable = false } = {}) {
-    return crud.insertDocument(this.#store, collection, doc, { durable });
+  // Both acknowledgement modes ({ durable }) are the same request: see crud.js.
+  insertDocument(collection, doc) {
+    return crud.insertDocument(this.#store, collection, doc);
   }
 
   getDocument(collection, key) {
     return crud.getDocument(this.#store, collection, key);
   }
 
-  updateDocument(collection, key, doc, { durable = false } = {}) {
-    return crud.updateDocument(this.#store, collection, key, doc, { durable });
+  updateDocument(collection, key, doc) {
+    return crud.updateDocument(this.#store, collection, key, doc);
   }
 
-  deleteDocument(collection, key, { durable = false } = {}) {
-    return crud.deleteDocument(this.#store, collection, key, { durable });
+  deleteDocument(collection, key) {
+    return crud.deleteDocument(this.#store, collection, key);
   }
 
   #client() {
