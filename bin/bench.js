@@ -23,6 +23,7 @@ import { DEFAULT_TRIALS } from '../durability/crash.js';
 import { DEFAULT_SEED } from '../datasets/scales.js';
 import { SERVER_FAMILIES } from '../server/index.js';
 import { SHAPES } from '../workloads/crud/documents.js';
+import { DISTRIBUTIONS } from '../workloads/mixed/keys.js';
 import { DEFAULT_SUITE, SUITES, suiteIds } from '../workloads/index.js';
 import { checkPresetFlags, presetNames } from '../workloads/social/presets.js';
 
@@ -73,13 +74,16 @@ await yargs(hideBin(process.argv))
   .command('run', 'run the benchmark suite against one database (default: embedded SQLite)', (y) => y
     .options({
       ...dbOption,
-      suite: { type: 'string', choices: suiteIds(), default: DEFAULT_SUITE, describe: 'the benchmark family: social (the classic nosql-tests on Pokec) or crud (individual inserts, gets, updates and deletes at rising concurrency); see `bench list`' },
+      suite: { type: 'string', choices: suiteIds(), default: DEFAULT_SUITE, describe: 'the benchmark family: social (the classic nosql-tests on Pokec), crud (individual inserts, gets, updates and deletes at rising concurrency) or mixed (reads and writes of the same documents at once, closed or open loop); see `bench list`' },
       workload: { type: 'string', default: 'all', describe: 'all, or a comma-separated list of the suite\'s workloads (see `bench list`)' },
-      runs: { type: 'number', describe: 'runs, each from a fresh connection', defaultDescription: `${SUITES.social.defaults.runs} (social), ${SUITES.crud.defaults.runs} (crud)` },
-      concurrency: { type: 'string', describe: 'operations in flight at once, the same for every database; pools are sized from it. crud: a comma-separated list of levels, each run from an empty collection', defaultDescription: `${SUITES.social.defaults.concurrency} (social), ${SUITES.crud.defaults.concurrency} (crud)` },
-      ops: { type: 'string', describe: 'crud: documents per phase, or a comma-separated list of counts', defaultDescription: String(SUITES.crud.defaults.ops) },
-      shape: { type: 'string', choices: SHAPES, describe: 'crud: uniform documents (one shape for all), or varied (names, number and types of fields change per document)', defaultDescription: SUITES.crud.defaults.shape },
-      sync: { type: 'boolean', describe: 'crud: each write with the database\'s durable acknowledgement (as singleWriteSync), instead of its default one', defaultDescription: 'false' },
+      runs: { type: 'number', describe: 'runs, each from a fresh connection', defaultDescription: `${SUITES.social.defaults.runs} (social), ${SUITES.crud.defaults.runs} (crud, mixed)` },
+      concurrency: { type: 'string', describe: 'operations in flight at once, the same for every database; pools are sized from it. crud, mixed: a comma-separated list of levels, each its own round', defaultDescription: `${SUITES.social.defaults.concurrency} (social), ${SUITES.crud.defaults.concurrency} (crud), ${SUITES.mixed.defaults.concurrency} (mixed)` },
+      ops: { type: 'string', describe: 'crud: documents per phase; mixed: operations per workload; or a comma-separated list of counts', defaultDescription: `${SUITES.crud.defaults.ops} (crud), ${SUITES.mixed.defaults.ops} (mixed)` },
+      shape: { type: 'string', choices: SHAPES, describe: 'crud, mixed: uniform documents (one shape for all), or varied (names, number and types of fields change per document)', defaultDescription: SUITES.crud.defaults.shape },
+      sync: { type: 'boolean', describe: 'crud, mixed: each write with the database\'s durable acknowledgement (as singleWriteSync), instead of its default one', defaultDescription: 'false' },
+      records: { type: 'number', describe: 'mixed: documents loaded (untimed) before each round', defaultDescription: String(SUITES.mixed.defaults.records) },
+      distribution: { type: 'string', choices: DISTRIBUTIONS, describe: 'mixed: how keys are chosen (YCSB\'s three; zipfian constant 0.99)', defaultDescription: SUITES.mixed.defaults.distribution },
+      rate: { type: 'string', describe: 'mixed: open loop at this many operations per second (a comma-separated list sweeps rates); latency counts from each operation\'s scheduled time', defaultDescription: 'none: closed loop at --concurrency' },
       ...datasetOptions,
       ...datasetSourceOptions,
       ...resultOptions,
@@ -101,7 +105,8 @@ await yargs(hideBin(process.argv))
     .example('$0 run --dataset pokec --scale full', 'the real Pokec files (after `bench data fetch pokec`), the classic parameters')
     .example('$0 run --db postgresql --preset nosql-tests-2018', 'the published 2018 parameters on the full Pokec')
     .example('$0 run --suite crud --db postgresql --ops 10000,100000', 'inserts, gets, updates and deletes at concurrency 1 to 64, as ArangoDB vs CouchDB (2012)')
-    .example('$0 run --suite crud --concurrency 1,8,64 --shape varied --sync', 'three levels, documents of varied shapes, durable writes'), command(runCommand))
+    .example('$0 run --suite crud --concurrency 1,8,64 --shape varied --sync', 'three levels, documents of varied shapes, durable writes')
+    .example('$0 run --suite mixed --db postgresql --workload 95-5 --rate 1000,2000,4000', 'open loop at three rates: latency against achieved throughput'), command(runCommand))
   .command('import', 'import the dataset alone (again, even when the database holds it) and record its duration, throughput and counts', (y) => y
     .options({
       ...dbOption,

@@ -45,6 +45,7 @@ export const NUMERIC_FLAGS = {
   'stall-timeout': { unit: 'seconds', above: 0, max: 86_400 },
   'fail-if-slower': { unit: 'percent', min: 0, max: Infinity },
   ops: { integer: true, min: 1, max: 10_000_000 },
+  records: { integer: true, min: 1, max: 10_000_000 },
 };
 // Flags of `bench run` that take a comma-separated list (a sweep), each element in the flag's range.
 const LIST_FLAGS = new Set(['concurrency', 'ops']);

@@ -50,6 +50,24 @@ test('the terminal table names the suite and its documents', async () => {
   assert.doesNotMatch(stdout, /update n=|delete n=/);
 });
 
+test('bench run --suite mixed closed and open loop on SQLite: every read and the final state checked', async () => {
+  const out = path.join(work, 'mixed');
+  const closed = await bench(['run', '--suite', 'mixed', '--records', '300', '--ops', '1500', '--concurrency', '4',
+    '--workload', '50-50,igiugid', '--distribution', 'latest', '--json', '--quiet', '--out', out]);
+  assert.equal(closed.code, 0, closed.stderr);
+  const result = JSON.parse(closed.stdout);
+  assert.equal(result.suite, 'mixed');
+  assert.deepEqual(Object.keys(result.workloads), ['50-50 n=1500 c=4', 'igiugid n=1500 c=4']);
+  assert.ok(Object.values(result.workloads).every((entry) => entry.status === 'passed'));
+  assert.equal(result.config.distribution, 'latest');
+  const open = await bench(['run', '--suite', 'mixed', '--records', '200', '--ops', '600', '--workload', 'read-only',
+    '--rate', '2000', '--json', '--quiet', '--out', out]);
+  assert.equal(open.code, 0, open.stderr);
+  const [entry] = Object.values(JSON.parse(open.stdout).workloads);
+  assert.equal(entry.status, 'passed');
+  assert.equal(entry.runs[0].openLoop.targetRate, 2000);
+});
+
 test('a flag of one suite is refused in another, and list values are checked one by one (exit 2)', async () => {
   const cases = [
     [['run', '--suite', 'crud', '--scale', 'tiny'], /--scale is a flag of --suite social, not of --suite crud/],
@@ -63,7 +81,12 @@ test('a flag of one suite is refused in another, and list values are checked one
     [['run', '--suite', 'crud', '--ops', '1,,2'], /--ops must be a positive integer up to 10,000,000 or a comma-separated list of them, got "1,,2"/],
     [['run', '--suite', 'crud', '--shape', 'round'], /Choices: "uniform", "varied"/],
     [['run', '--suite', 'crud', '--workload', 'neighbors'], /unknown workload "neighbors" of the crud suite; valid workloads:\s+all, insert, get, update, delete/],
-    [['run', '--suite', 'graph'], /Argument: suite, Given: "graph", Choices: "social", "crud"/],
+    [['run', '--suite', 'graph'], /Argument: suite, Given: "graph", Choices: "social", "crud", "mixed"/],
+    [['run', '--suite', 'crud', '--rate', '100'], /--rate is a flag of --suite mixed, not of --suite crud/],
+    [['run', '--records', '10'], /--records is a flag of --suite mixed, not of --suite social/],
+    [['run', '--suite', 'mixed', '--records', '0'], /--records must be a positive integer up to 10,000,000, got 0/],
+    [['run', '--suite', 'mixed', '--rate', '0'], /--rate must be a positive number of operations per second/],
+    [['run', '--suite', 'mixed', '--distribution', 'pareto'], /Choices: "uniform", "zipfian", "latest"/],
   ];
   for (const [args, message] of cases) {
     const { code, stderr } = await bench(args);
