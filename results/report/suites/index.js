@@ -9,8 +9,9 @@
 //   charts: { id, title, none, data(report), count(data), script } → the page's chart section: `data` is embedded
 //     under the suite's id, and `script` runs in the page with `data`, `canvas`, `palette` and `valueAxis`
 import crud from './crud.js';
+import mixed from './mixed.js';
 
-const RENDERINGS = Object.freeze({ crud });
+const RENDERINGS = Object.freeze({ crud, mixed });
 
 export function suiteRendering(suite) {
   return Object.hasOwn(RENDERINGS, suite) ? RENDERINGS[suite] : {};
