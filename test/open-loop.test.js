@@ -27,7 +27,7 @@ describe('open loop', () => {
     assert.equal(outcome.completed, 50);
     // The last is due at 245 ms and answered 200 ms later; it was never waiting for the first 49 answers.
     assert.ok(sent[49] < 400, `the last operation left at ${sent[49]} ms`);
-    assert.ok(outcome.wallMs >= 440 && outcome.wallMs < 1500, `span ${outcome.wallMs}`);
+    assert.ok(outcome.wallMs >= 440 && outcome.wallMs < 3000, `span ${outcome.wallMs}`);
     for (const i of inputs) {
       assert.ok(outcome.times.starts[i] >= begin + i * 5 - 1, `operation ${i} left before its time`);
       assert.ok(outcome.times.ends[i] - outcome.times.starts[i] >= 195);
@@ -57,8 +57,9 @@ describe('open loop', () => {
   });
 
   test('records the achieved rate, and says so when it falls more than 5% below the target', async () => {
-    const fast = await executeOpenLoop({ inputs: range(300), call: async (a, i) => i, adapter: null, rate: 1000 });
-    assert.ok(Math.abs(fast.openLoop.achievedRate - 1000) < 60, `achieved ${fast.openLoop.achievedRate}`);
+    // 1.5 s, so that a pause of the shared machine near the end cannot take 5% off the span.
+    const fast = await executeOpenLoop({ inputs: range(1500), call: async (a, i) => i, adapter: null, rate: 1000 });
+    assert.ok(fast.openLoop.achievedRate >= 950 && fast.openLoop.achievedRate <= 1010, `achieved ${fast.openLoop.achievedRate}`);
     assert.equal(fast.openLoop.note, null);
 
     // A server that answers one request at a time, 4 ms each: 250 ops/s at best, against 1000 asked.
