@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { test } from 'node:test';
 import { ErrorCodes } from '../core/errors.js';
@@ -123,6 +124,33 @@ test('a slow but steady run is no stall: the stall clock restarts with every com
   assert.equal(outcome.errors.length, 0);
 });
 
+test('one long operation is no stall while it is within the stall timeout', async () => {
+  // The watchdog ticks each second: at 1 s it sees the first state, at 2 s no progress for 1 s (< 3 s).
+  const outcome = await execute({
+    inputs: [1], adapter: null, concurrency: 1, stallTimeoutMs: 3000,
+    call: async (a, input) => {
+      await sleep(2300);
+      return input;
+    },
+  });
+  assert.deepEqual([outcome.completed, outcome.answers], [1, [1]]);
+});
+
+test('once stalled, no further operation is issued, even when the stalled one answers at last', async () => {
+  let calls = 0;
+  const begin = Date.now();
+  await assert.rejects(execute({
+    inputs: [1, 2, 3], adapter: null, concurrency: 1, stallTimeoutMs: 500,
+    call: async (a, input) => {
+      calls += 1;
+      if (input === 1) await sleep(3000);
+      return input;
+    },
+  }), { code: ErrorCodes.TIMEOUT });
+  await sleep(3300 - (Date.now() - begin));
+  assert.equal(calls, 1);
+});
+
 test('a signal aborted before the start runs nothing', async () => {
   let calls = 0;
   const outcome = await execute({
@@ -132,6 +160,10 @@ test('a signal aborted before the start runs nothing', async () => {
   assert.deepEqual([calls, outcome.completed, outcome.aborted], [0, 0, true]);
   const free = await execute({ inputs: [1], adapter: null, concurrency: 1, call: async (a, input) => input });
   assert.equal(free.aborted, false, 'no signal, no abort');
+  // The signal outlives the run: the run's listener must not.
+  const signal = new AbortController().signal;
+  await execute({ inputs: [1], adapter: null, concurrency: 1, signal, call: async (a, input) => input });
+  assert.equal(getEventListeners(signal, 'abort').length, 0);
 });
 
 test('a connection that fails is closed and reported as E_CONNECT, naming the database and, when given, host:port', async () => {
@@ -141,7 +173,9 @@ test('a connection that fails is closed and reported as E_CONNECT, naming the da
     name: 'Failing',
     create: () => ({ connect: async () => { throw error; }, close: async () => { closed += 1; } }),
   });
-  await assert.rejects(connectAdapter(failing(new Error('refused')), { connectTimeoutMs: 500 }), { code: ErrorCodes.CONNECT, message: 'cannot connect to Failing: refused' });
+  const refused = new Error('refused');
+  await assert.rejects(connectAdapter(failing(refused), { connectTimeoutMs: 500 }), (error) => error.code === ErrorCodes.CONNECT
+    && error.message === 'cannot connect to Failing: refused' && error.cause === refused);
   await assert.rejects(connectAdapter(failing(new Error('refused')), { host: 'db', connectTimeoutMs: 500 }), { message: 'cannot connect to Failing at db: refused' });
   const own = Object.assign(new Error('the adapter\'s own words'), { code: ErrorCodes.CONNECT });
   await assert.rejects(connectAdapter(failing(own), { connectTimeoutMs: 500 }), (error) => error === own);
@@ -157,7 +191,10 @@ test('a connection that never completes fails with E_CONNECT naming host:port in
   const begin = Date.now();
   await assert.rejects(
     connectAdapter(hanging, { host: '127.0.0.1', port: 1, connectTimeoutMs: 500 }),
-    (error) => error.code === ErrorCodes.CONNECT && /cannot connect to Hanging at 127\.0\.0\.1:1/.test(error.message),
+    (error) => error.code === ErrorCodes.CONNECT && error.message === 'cannot connect to Hanging at 127.0.0.1:1: connecting took longer than 500 ms',
   );
   assert.ok(Date.now() - begin < 3000);
+  // The adapter honours its own timeout; the harness's bound is a second later, so a slow connect still counts.
+  const slow = { name: 'Slow', create: () => ({ connect: () => sleep(700), close: async () => {} }) };
+  await connectAdapter(slow, { connectTimeoutMs: 500 });
 });
