@@ -135,7 +135,7 @@ await yargs(hideBin(process.argv))
     .check(checkCommon), command(checkCommand))
   .command('server <action> <family>', 'install, start, stop or inspect a throwaway local database server (127.0.0.1)', (y) => y
     .positional('action', { choices: ['install', 'start', 'stop', 'status'], describe: 'what to do' })
-    .positional('family', { choices: SERVER_FAMILIES, describe: 'which server' })
+    .positional('family', { type: 'string', describe: `which server: ${SERVER_FAMILIES.join(', ')}, or a comma-separated list of them (each in turn)` })
     .options({
       port: { type: 'number', describe: 'port to listen on (start)', defaultDescription: 'postgresql 55432, mariadb 53306, neo4j 57687, orientdb 52424' },
       'cache-dir': datasetOptions['cache-dir'],
@@ -143,7 +143,8 @@ await yargs(hideBin(process.argv))
     })
     .check(checkCommon)
     .example('$0 server install mariadb', 'install MariaDB from the Debian packages (root)')
-    .example('$0 server start postgresql', 'then `bench run --db postgresql` needs no connection flags'), command(serverCommand))
+    .example('$0 server start postgresql', 'then `bench run --db postgresql` needs no connection flags')
+    .example('$0 server start postgresql,mariadb,neo4j', 'three servers, each on its default port'), command(serverCommand))
   .command('crash', 'kill a local database under write load, start it again and count the acknowledged writes it lost, per write mode, against what its adapter claims (a process crash, not a power loss)', (y) => y
     .options({
       ...dbOption,

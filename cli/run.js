@@ -8,6 +8,7 @@ import { failedWorkloads, finishResult } from '../results/model.js';
 import { formatImport } from '../results/import-summary.js';
 import { formatTable } from '../results/table.js';
 import { claimResultFile, writeResult } from '../results/write.js';
+import { REPORT_FORMATS, buildReport } from '../results/report/index.js';
 import { runBenchmark } from '../runner/run.js';
 import { SUITES, getSuite } from '../workloads/index.js';
 import { getPreset } from '../workloads/social/presets.js';
@@ -17,7 +18,7 @@ import {
 import { checkOutputDirectory } from './output.js';
 import { createProgress } from './progress.js';
 import { storedResult } from './redact.js';
-import { errorMessage } from './errors.js';
+import { errorMessage, formatError } from './errors.js';
 import { ExitCodes } from './exit-codes.js';
 
 // The result document as it grows, on disk after the import and every run (results/write.js writes
@@ -110,7 +111,7 @@ function suiteSettings(suite, argv, given) {
 // `bench run`: load what the suite needs (the social suite imports its dataset when needed), then the runs.
 // `bench import` (importOnly): the social suite's import alone, always made again, recorded in a result document
 // of its own with no workloads.
-async function execute(rawArgv, { stdout, importOnly }) {
+async function execute(rawArgv, { stdout, importOnly, onDone = null }) {
   const given = givenFlags(hideBin(process.argv));
   const { argv, preset } = withPreset(rawArgv, given);
   const suite = getSuite(argv.suite ?? 'social');
@@ -155,16 +156,59 @@ async function execute(rawArgv, { stdout, importOnly }) {
     release();
   }
   const shown = stored(result);
+  onDone?.({ file: recorder.file, result: shown });
   if (argv.json) {
-    stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
+    stdout?.write(`${JSON.stringify(shown, null, 2)}\n`);
   } else {
-    stdout.write(`\n${importOnly ? formatImport(shown) : formatTable(shown)}\n\nresult: ${recorder.file}\n`);
+    stdout?.write(`\n${importOnly ? formatImport(shown) : formatTable(shown)}\n\nresult: ${recorder.file}\n`);
   }
   if (result.interrupted) return ExitCodes.INTERRUPTED;
   return failedWorkloads(result).length > 0 ? ExitCodes.FAILED : ExitCodes.OK;
 }
 
+// Flags that name one database's server or process; with several databases each would need its own.
+const ONE_DATABASE_FLAGS = ['host', 'port', 'user', 'database', 'server-pid', 'restart-cmd'];
+
+// `bench run --db a,b,c`: each database in turn, into a result file of its own; one that fails (an unreachable
+// server, a wrong answer) does not stop the others. Then one report of the files written. Every database name
+// and flag is checked before any work. --json prints the result documents as one array.
+async function runEach(ids, argv, stdout) {
+  if (new Set(ids).size !== ids.length) throw usageError(`--db names a database twice: ${argv.db}`);
+  for (const id of ids) await loadAdapter(id);
+  const given = givenFlags(hideBin(process.argv));
+  const perDatabase = ONE_DATABASE_FLAGS.filter((flag) => given.has(flag));
+  if (perDatabase.length > 0) {
+    throw usageError(`--${perDatabase[0]} applies to one database, but --db names ${ids.length}; run them one at a time`);
+  }
+  checkOutputDirectory(argv.out);
+  const done = [];
+  let code = ExitCodes.OK;
+  for (const [index, id] of ids.entries()) {
+    if (!argv.quiet) process.stderr.write(`\n== ${id} (${index + 1} of ${ids.length})\n`);
+    try {
+      code = Math.max(code, await execute({ ...argv, db: id }, {
+        stdout: argv.json ? null : stdout, importOnly: false, onDone: (document) => done.push(document),
+      }));
+    } catch (error) {
+      process.stderr.write(`${formatError(error, argv)}\n`);
+      code = Math.max(code, ExitCodes.FAILED);
+    }
+    if (code === ExitCodes.INTERRUPTED) break;
+  }
+  if (argv.json) {
+    stdout.write(`${JSON.stringify(done.map(({ result }) => result), null, 2)}\n`);
+  } else if (done.length > 1) {
+    const report = buildReport(done, {});
+    stdout.write(`\n${REPORT_FORMATS.table(report)}\n`);
+  }
+  const failed = ids.filter((id) => !done.some(({ result }) => result.db.id === id && failedWorkloads(result).length === 0));
+  if (!argv.quiet && failed.length > 0) process.stderr.write(`\nnot every database passed: ${failed.join(', ')}\n`);
+  return code;
+}
+
 export function runCommand(argv, { stdout = process.stdout } = {}) {
+  const ids = String(argv.db).split(',').map((id) => id.trim());
+  if (ids.length > 1) return runEach(ids, argv, stdout);
   return execute(argv, { stdout, importOnly: false });
 }
 

@@ -1,4 +1,6 @@
+import { usageError } from '../core/errors.js';
 import { installServer, serverFamily, serverStatus, startServer, stopServer } from '../server/index.js';
+import { formatError } from './errors.js';
 import { ExitCodes } from './exit-codes.js';
 import { createProgress } from './progress.js';
 
@@ -12,8 +14,26 @@ export function stopServerMessage(server, state) {
   return `${server.name} stopped (pid ${state.pid})`;
 }
 
+// `bench server <action> a,b,c`: the action for each family in turn; one that fails does not stop the others,
+// and the exit code is the worst of them. Every name is checked before anything is done.
 export async function serverCommand(argv, { stdout = process.stdout } = {}) {
-  const server = serverFamily(argv.family);
+  const families = String(argv.family).split(',').map((name) => name.trim());
+  const servers = families.map((name) => serverFamily(name));
+  if (servers.length === 1) return familyCommand(servers[0], argv, { stdout });
+  if (argv.port !== undefined) throw usageError(`--port names one port, but ${servers.length} servers were named (${families.join(', ')})`);
+  let code = ExitCodes.OK;
+  for (const server of servers) {
+    try {
+      code = Math.max(code, await familyCommand(server, argv, { stdout }));
+    } catch (error) {
+      process.stderr.write(`${formatError(error, argv)}\n`);
+      code = ExitCodes.FAILED;
+    }
+  }
+  return code;
+}
+
+async function familyCommand(server, argv, { stdout }) {
   const cacheDir = argv['cache-dir'];
   const write = (line) => stdout.write(`${line}\n`);
   const log = (line) => process.stderr.write(`${line}\n`);
