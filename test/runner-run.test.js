@@ -2,6 +2,7 @@
 // dataset made up here: a namespace that already holds the dataset (so nothing is imported) and workloads
 // that are nothing but their inputs, their call and their check.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,7 +19,7 @@ const dataset = {
 };
 
 // Every adapter instance of one test shares `log`: what was connected, closed and called.
-function fakeDb({ supports = ['double', 'wrong', 'throws', 'crash'] } = {}) {
+function fakeDb({ supports = ['double', 'wrong', 'throws', 'crash', 'many'] } = {}) {
   const log = { connects: 0, closes: 0, calls: 0 };
   const description = {
     id: 'fake', name: 'Fake', kind: 'embedded', execution: 'serial', driver: null, durability: {}, supports,
@@ -63,7 +64,8 @@ function run(description, workloads, { runs = 2, ...options } = {}) {
   const promise = runBenchmark({
     description, adapterOptions: { connectTimeoutMs: 1000 }, dataset, workloads,
     config: { concurrency: 2, runs, stallTimeoutMs: 10_000, ...options.config },
-    command: 'test', signal: options.signal, onUpdate: (result) => updates.push(structuredClone(result)),
+    command: 'test', signal: options.signal, progress: options.progress, server: options.server,
+    onUpdate: (result) => updates.push(structuredClone(result)),
   });
   return { promise, updates };
 }
@@ -88,6 +90,7 @@ test('each workload is timed and validated in every run, from a fresh connection
   assert.deepEqual([ok.status, ok.runs.length, ok.ops], ['passed', 3, 4]);
   for (const r of ok.runs) {
     assert.ok(r.ms > 0 && r.opsPerSec > 0 && r.latencyMs.max > 0 && typeof r.histogram === 'string', JSON.stringify(r));
+    assert.equal(typeof r.resources.client.cpuPct, 'number', 'what the harness used during the run');
   }
   assert.deepEqual(ok.runs.map((r) => r.run), [1, 2, 3]);
 
@@ -150,18 +153,72 @@ test('a stalled server ends the invocation: the error carries the result so far,
 });
 
 test('an abort stops after the operations in flight and keeps the runs completed before it', async () => {
-  const { description } = fakeDb();
+  const { description, log } = fakeDb();
   const controller = new AbortController();
   let calls = 0;
+  let inputsMade = 0;
+  let setups = 0;
   const aborts = workload('double', async (adapter, n) => {
     calls += 1;
     if (calls === 6) controller.abort();
     return 2 * n;
-  });
-  const result = await run(description, [aborts, wrong], { runs: 5, signal: controller.signal }).promise;
+  }, { inputs: () => { inputsMade += 1; return [1, 2, 3, 4]; } });
+  const after = { ...wrong, setup: async () => { setups += 1; } };
+  const { promise, updates } = run(description, [aborts, after], { runs: 5, signal: controller.signal });
+  const result = await promise;
   assert.deepEqual([result.complete, result.interrupted], [false, true]);
   assert.deepEqual(result.workloads.double.runs.map((r) => r.run), [1], 'the aborted second run is not recorded');
   assert.deepEqual(result.workloads.wrong.runs.map((r) => r.run), [1]);
+  assert.equal(setups, 1, 'no workload starts after the abort');
+  assert.equal(log.connects, 3, 'no run starts after the abort');
+  assert.equal(inputsMade, 1, 'a workload\'s inputs are made once for all runs');
+  // After the import, after run 1, and the finished document; not after the aborted run.
+  assert.deepEqual(updates.map((u) => u.interrupted), [false, false, true]);
+});
+
+test('progress: a bar per step, named by its run, updated while it runs and stopped; the restart is logged', async () => {
+  const { description } = fakeDb();
+  const bars = [];
+  const logs = [];
+  const progress = {
+    bar: (label, total) => {
+      const bar = { label, total, updates: [], stops: 0, update: (done) => bar.updates.push(done), stop: () => { bar.stops += 1; } };
+      bars.push(bar);
+      return bar;
+    },
+    log: (line) => logs.push(line),
+  };
+  let slow = true;
+  // The first operation of the first run outlasts the one-second progress tick.
+  const ticking = workload('double', async (adapter, n) => {
+    if (slow) {
+      slow = false;
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+    }
+    return 2 * n;
+  });
+  await run(description, [ticking], { runs: 2, progress, config: { restartCmd: 'true' } }).promise;
+  assert.deepEqual(bars.map((b) => [b.label, b.total, b.stops]), [['run 1/2 double', 4, 1], ['run 2/2 double', 4, 1]]);
+  assert.ok(bars[0].updates.length >= 1 && bars[0].updates.every((done) => done >= 0 && done <= 4), `${bars[0].updates}`);
+  assert.deepEqual(logs, ['restarting the server: true']);
+});
+
+test('a run whose operations all fail stops after MAX_ERRORS and keeps three examples per run', async () => {
+  const { description } = fakeDb();
+  const many = workload('many', async (adapter, n) => { throw new Error(`no ${n}`); }, { inputs: () => Array.from({ length: 300 }, (_, i) => i) });
+  const result = await run(description, [many], { runs: 2 }).promise;
+  for (const r of result.workloads.many.runs) {
+    const [, failed, completed] = r.reason.match(/^(\d+) operations failed; stopped after (\d+) operations$/);
+    assert.ok(Number(failed) >= 100 && Number(failed) < 300 && failed === completed, r.reason);
+  }
+  assert.deepEqual(result.workloads.many.failures.map((f) => f.run), [1, 1, 1, 2, 2]);
+});
+
+test('a server process named by the caller is sampled and named in the document', async () => {
+  const { description } = fakeDb();
+  const result = await run(description, [double], { runs: 1, server: { pid: process.pid, source: '--server-pid' } }).promise;
+  assert.deepEqual([result.resources.server.pid, result.resources.server.source], [process.pid, '--server-pid']);
+  assert.equal(typeof result.workloads.double.runs[0].resources.server.rssPeakBytes, 'number');
 });
 
 test('--restart-cmd runs between runs, never before the first, and a failing one ends the invocation', async () => {
@@ -174,6 +231,14 @@ test('--restart-cmd runs between runs, never before the first, and a failing one
   assert.equal(failing?.code, ErrorCodes.RESTART);
   assert.match(failing.message, /^--restart-cmd exited with code 3: exit 3$/);
   assert.equal(failing.result.workloads.double.runs.length, 1);
+});
+
+test('restartServer: the command\'s output goes to stderr, never to stdout (which --json keeps for the document)', async () => {
+  const module = new URL('../runner/restart.js', import.meta.url).href;
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', `(await import(${JSON.stringify(module)})).restartServer('echo out; echo err >&2')`], { encoding: 'utf8' });
+  assert.equal(child.status, 0, child.stderr);
+  assert.equal(child.stdout, '');
+  assert.equal(child.stderr, 'out\nerr\n');
 });
 
 test('restartServer: exit code 0 resolves, a signal or a code rejects, a command that hangs is cut off', async () => {
