@@ -246,3 +246,81 @@ test('restartServer: exit code 0 resolves, a signal or a code rejects, a command
   await assert.rejects(restartServer('kill -TERM $$'), { code: ErrorCodes.RESTART, message: '--restart-cmd exited with SIGTERM: kill -TERM $$' });
   await assert.rejects(restartServer('exec sleep 5', { timeoutMs: 200 }), { code: ErrorCodes.TIMEOUT, message: '--restart-cmd did not finish within 0.2 s: exec sleep 5' });
 });
+
+// A suite made up here: nothing to load, two rounds of two chained steps with params, each round with its own
+// setup and teardown.
+function madeUpSuite({ load, failIn = null }) {
+  const order = [];
+  const step = (name, params) => ({
+    key: `${name}@${params.size}`,
+    params,
+    workload: workload(name, async (adapter, n, p) => { order.push(`${name} ${n}×${p.size}`); return name === failIn ? -1 : 2 * n; }, {
+      inputs: (expected, p) => [p.size],
+    }),
+  });
+  const round = (run) => ({
+    run, label: `round ${run}`, concurrency: 1, chained: true,
+    setup: async () => { order.push(`setup ${run}`); },
+    teardown: async () => { order.push(`teardown ${run}`); },
+    steps: [step('double', { size: run }), step('wrong', { size: run })],
+  });
+  return {
+    order,
+    suite: {
+      id: 'made-up', describeData: (data) => ({ id: data.id }), load, context: (data) => data,
+      rounds: () => [round(1), round(2)],
+    },
+  };
+}
+
+function runSuite(suite, description) {
+  return runBenchmark({
+    suite, description, adapterOptions: { connectTimeoutMs: 1000 }, dataset, workloads: [],
+    config: { concurrency: 1, runs: 2, stallTimeoutMs: 10_000 }, command: 'test',
+  });
+}
+
+test('a suite\'s rounds: setup, steps with their params, teardown; a suite that loads nothing records no import', async () => {
+  const { description } = fakeDb();
+  const { suite, order } = madeUpSuite({});
+  const result = await runSuite(suite, description);
+  assert.deepEqual(order, ['setup 1', 'double 1×1', 'wrong 1×1', 'teardown 1', 'setup 2', 'double 2×2', 'wrong 2×2', 'teardown 2']);
+  assert.deepEqual(Object.keys(result.workloads), ['double@1', 'wrong@1', 'double@2', 'wrong@2']);
+  assert.equal(result.import, null);
+  assert.deepEqual(result.dataset, { id: dataset.id });
+  const loaded = madeUpSuite({ load: async () => null });
+  assert.equal((await runSuite(loaded.suite, description)).import, null, 'a load that resolves with nothing');
+});
+
+test('in a chained round a failed step leaves the later steps unmeasured, failed with the reason', async () => {
+  const { description } = fakeDb();
+  const { suite, order } = madeUpSuite({ failIn: 'double' });
+  const result = await runSuite(suite, description);
+  assert.deepEqual(order, ['setup 1', 'double 1×1', 'teardown 1', 'setup 2', 'double 2×2', 'teardown 2']);
+  assert.equal(result.workloads['double@1'].runs[0].reason, '1 wrong answers');
+  assert.deepEqual(result.workloads['wrong@1'].runs.map((r) => [r.valid, r.reason]), [[false, 'not run: double@1 failed before it in this round']]);
+  // A step that throws breaks the chain too.
+  const throwing = madeUpSuite({});
+  throwing.suite.rounds = () => [{
+    run: 1, label: 'round 1', concurrency: 1, chained: true,
+    steps: [{ key: 'crash', params: null, workload: crash }, { key: 'double', params: null, workload: double }],
+  }];
+  const thrown = await runSuite(throwing.suite, description);
+  assert.equal(thrown.workloads.double.runs[0].reason, 'not run: crash failed before it in this round');
+  // Unchained, the next step runs as usual.
+  const [chainedRound] = throwing.suite.rounds();
+  throwing.suite.rounds = () => [{ ...chainedRound, chained: false }];
+  assert.equal((await runSuite(throwing.suite, description)).workloads.double.status, 'passed');
+});
+
+test('a suite\'s fresh load is measured: its figures, the size on disk and what the server used', async () => {
+  const { description } = fakeDb();
+  const { suite } = madeUpSuite({ load: async () => ({ reused: false, ms: 12, sha256: { profiles: 'p2' } }) });
+  const result = await runBenchmark({
+    suite, description, adapterOptions: { connectTimeoutMs: 1000 }, dataset, workloads: [], server: { pid: process.pid, source: '--server-pid' },
+    config: { concurrency: 1, runs: 1, stallTimeoutMs: 10_000 }, command: 'test',
+  });
+  assert.deepEqual(result.dataset.sha256, { profiles: 'p2' });
+  assert.deepEqual([result.import.reused, result.import.ms, result.import.diskBytes, 'sha256' in result.import], [false, 12, null, false]);
+  assert.equal(typeof result.import.resources.server.rssPeakBytes, 'number');
+});
