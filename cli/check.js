@@ -1,13 +1,12 @@
-// The vendor's self-test: the conformance suite, then a validated one-run benchmark of every workload on
-// the tiny dataset (or --scale's), each in a namespace of its own so the benchmark's imported data stays
-// untouched. A server that cannot be reached is said once, not once per case.
+// The vendor's self-test: the conformance suite, then a validated one-run benchmark of every suite the adapter
+// supports, small (the social suite on the tiny dataset, or --scale's), each in a namespace of its own so the
+// benchmark's imported data stays untouched. A server that cannot be reached is said once, not once per case.
 import { writeSync } from 'node:fs';
 import { loadAdapter } from '../adapters/index.js';
-import { prepareDataset } from '../datasets/dataset.js';
 import { failedWorkloads } from '../results/model.js';
 import { formatTable } from '../results/table.js';
 import { runBenchmark } from '../runner/run.js';
-import { WORKLOADS } from '../workloads/social/workloads.js';
+import { SUITES, isSupported } from '../workloads/index.js';
 import { conformanceCases, conformanceNamespaces } from '../test/conformance/suite.js';
 import { errorMessage, isConnectionFailure } from './errors.js';
 import { adapterOptions, connectionRecord } from './options.js';
@@ -15,6 +14,12 @@ import { createProgress } from './progress.js';
 import { ExitCodes } from './exit-codes.js';
 
 export const CHECK_SCALE = 'tiny';
+// The other suites' sizes in a check: every phase and workload at two levels or one, in seconds.
+const CHECK_SETTINGS = Object.freeze({
+  social: {},
+  crud: { ops: [200], concurrency: [1, 4] },
+  mixed: { records: 200, ops: [1000], concurrency: [4] },
+});
 
 // { failed, notRun, unreachable }: after a case that could not connect, the others are not run.
 async function runConformance(description, options, write) {
@@ -96,24 +101,34 @@ export async function checkCommand(argv, { stdout = process.stdout } = {}) {
     return ExitCodes.FAILED;
   }
 
-  write(`\nvalidated run of every workload on the ${scale} dataset`);
   const progress = createProgress({ quiet: argv.quiet });
-  const dataset = await prepareDataset({
-    scale, seed: argv.seed, cacheDir: argv['cache-dir'], onProgress: progress.phases(`dataset ${scale}`),
-  });
   const options = { ...base, namespace: `${argv.namespace}_check` };
-  let failedRun = [];
-  try {
-    const result = await runBenchmark({
-      description, adapterOptions: options, dataset, workloads: WORKLOADS, progress,
-      config: { concurrency: argv.concurrency, runs: 1, workloads: WORKLOADS.map((w) => w.name), restartCmd: null, stallTimeoutMs: 60_000, connection: connectionRecord(options) },
-      command: `bench ${process.argv.slice(2).join(' ')}`,
-    });
-    write(formatTable(result));
-    failedRun = failedWorkloads(result);
-  } catch (error) {
-    write(`  FAIL  the run stopped: ${errorMessage(error)}`);
-    failedRun = ['run'];
+  const failedRun = [];
+  for (const suite of Object.values(SUITES)) {
+    if (!suite.workloads.some((workload) => isSupported(description, workload))) {
+      write(`\n${suite.id} suite: no workload supported, not run`);
+      continue;
+    }
+    write(`\nvalidated run of every workload of the ${suite.id} suite${suite.id === 'social' ? ` on the ${scale} dataset` : ''}`);
+    try {
+      const settings = {
+        ...suite.defaults, ...argv, scale, dataset: 'synthetic', concurrency: [argv.concurrency], ...CHECK_SETTINGS[suite.id],
+      };
+      const dataset = await suite.prepare(settings, { progress, preset: null });
+      const result = await runBenchmark({
+        suite, description, adapterOptions: options, dataset, workloads: suite.workloads, progress,
+        config: {
+          ...suite.configure(settings), runs: 1, workloads: suite.workloads.map((w) => w.name), restartCmd: null,
+          stallTimeoutMs: 60_000, connection: connectionRecord(options),
+        },
+        command: `bench ${process.argv.slice(2).join(' ')}`,
+      });
+      write(formatTable(result));
+      failedRun.push(...failedWorkloads(result).map((name) => `${suite.id}: ${name}`));
+    } catch (error) {
+      write(`  FAIL  the ${suite.id} run stopped: ${errorMessage(error)}`);
+      failedRun.push(`${suite.id}: run`);
+    }
   }
 
   await removeNamespaces(description, base,

@@ -10,7 +10,7 @@ import { formatTable } from '../results/table.js';
 import { claimResultFile, writeResult } from '../results/write.js';
 import { REPORT_FORMATS, buildReport } from '../results/report/index.js';
 import { runBenchmark } from '../runner/run.js';
-import { SUITES, getSuite } from '../workloads/index.js';
+import { SUITES, getSuite, isSupported } from '../workloads/index.js';
 import { getPreset } from '../workloads/social/presets.js';
 import {
   adapterOptions, connectionRecord, givenFlags, numberList, selectWorkloads, serverProcess,
@@ -108,6 +108,15 @@ function suiteSettings(suite, argv, given) {
   return settings;
 }
 
+// A database that supports none of a suite's operations (CouchDB has no graph queries) is refused, naming the
+// suites it does support, instead of failing on the first call it lacks.
+function checkSuiteSupported(description, suite) {
+  if (suite.workloads.some((workload) => isSupported(description, workload))) return;
+  const others = Object.values(SUITES).filter((other) => other.workloads.some((workload) => isSupported(description, workload)));
+  throw usageError(`${description.name} supports no workload of the ${suite.id} suite; `
+    + `it runs ${others.map((other) => `--suite ${other.id}`).join(' or ') || 'no suite'}`);
+}
+
 // `bench run`: load what the suite needs (the social suite imports its dataset when needed), then the runs.
 // `bench import` (importOnly): the social suite's import alone, always made again, recorded in a result document
 // of its own with no workloads.
@@ -118,6 +127,7 @@ async function execute(rawArgv, { stdout, importOnly, onDone = null }) {
   const settings = suiteSettings(suite, argv, given);
   const description = await loadAdapter(argv.db);
   const workloads = importOnly ? [] : selectWorkloads(suite, argv.workload);
+  checkSuiteSupported(description, importOnly ? SUITES.social : suite);
   // Flag mistakes are reported before the dataset is prepared, which can take minutes the first time.
   const suiteConfig = suite.configure(settings);
   const options = adapterOptions(description, { ...argv, concurrency: Math.max(...settings.concurrency) });

@@ -1,5 +1,7 @@
+import { loadAdapter } from '../adapters/index.js';
 import { usageError } from '../core/errors.js';
 import { installServer, serverFamily, serverStatus, startServer, stopServer } from '../server/index.js';
+import { SUITES, isSupported } from '../workloads/index.js';
 import { formatError } from './errors.js';
 import { ExitCodes } from './exit-codes.js';
 import { createProgress } from './progress.js';
@@ -12,6 +14,13 @@ export function stopServerMessage(server, state) {
   if (!state) return `${server.name} is not running`;
   if (state.killed) return `${server.name} (pid ${state.pid}) did not stop within ${state.graceMs / 1000} s; killed (${state.killed} processes)`;
   return `${server.name} stopped (pid ${state.pid})`;
+}
+
+// How to run a benchmark on the server: its adapter's first suite (CouchDB has no social suite).
+async function runHint(id) {
+  const description = await loadAdapter(id);
+  const suite = Object.values(SUITES).find((candidate) => candidate.workloads.some((workload) => isSupported(description, workload)));
+  return `npx bench run --db ${id}${suite && suite.id !== 'social' ? ` --suite ${suite.id}` : ''}`;
 }
 
 // `bench server <action> a,b,c`: the action for each family in turn; one that fails does not stop the others,
@@ -54,7 +63,7 @@ async function familyCommand(server, argv, { stdout }) {
     case 'start': {
       const state = await timed(`starting ${server.name}`, () => startServer(server, { cacheDir, port: argv.port }));
       write(`${server.name} ${state.alreadyRunning ? 'is already running' : 'started'}: ${describe(state)}`);
-      write(`use it with: npx bench run --db ${server.adapters[0]}`);
+      write(`use it with: ${await runHint(server.adapters[0])}`);
       return ExitCodes.OK;
     }
     case 'stop': {

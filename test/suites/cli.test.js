@@ -87,10 +87,21 @@ test('a flag of one suite is refused in another, and list values are checked one
     [['run', '--suite', 'mixed', '--records', '0'], /--records must be a positive integer up to 10,000,000, got 0/],
     [['run', '--suite', 'mixed', '--rate', '0'], /--rate must be a positive number of operations per second/],
     [['run', '--suite', 'mixed', '--distribution', 'pareto'], /Choices: "uniform", "zipfian", "latest"/],
+    [['run', '--db', 'couchdb'], /CouchDB supports no workload of the social suite; it runs --suite crud or --suite mixed/],
+    [['import', '--db', 'couchdb'], /CouchDB supports no workload of the social suite/],
   ];
   for (const [args, message] of cases) {
     const { code, stderr } = await bench(args);
     assert.equal(code, 2, `${args.join(' ')}: ${stderr}`);
     assert.match(stderr, message, args.join(' '));
   }
+});
+
+test('bench check runs every suite the adapter supports, each validated', async () => {
+  const { code, stdout, stderr } = await bench(['check', '--db', 'memory', '--quiet']);
+  assert.equal(code, 0, stderr + stdout);
+  for (const suite of ['social', 'crud', 'mixed']) assert.match(stdout, new RegExp(`validated run of every workload of the ${suite} suite`));
+  assert.match(stdout, /^insert n=200 c=4 +ok/m);
+  assert.match(stdout, /^igiugid n=1000 c=4 +ok/m);
+  assert.match(stdout, /PASS: 0 conformance case\(s\) failed; 0 workload\(s\) failed/);
 });
