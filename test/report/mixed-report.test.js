@@ -196,16 +196,17 @@ test('the page: throughput with p50/p95/p99 per workload, and latency against ac
   const report = buildReport([alpha, beta], { baseline: 'alpha' });
   const html = REPORT_FORMATS.html(report);
   const { mixed } = embedded(html);
+  assert.deepEqual(mixed.databases, ['alpha', 'beta']);
   assert.equal(mixed.throughput.length, 2);
   const [readOnly] = mixed.throughput;
-  assert.equal(readOnly.title, `read-only, ${OPS} operations: throughput (bars, higher is better) and latency p50/p95/p99 (marks, lower is better)`);
+  assert.equal(readOnly.title, `read-only, ${OPS} operations: ops/s (bars) and latency p50/p95/p99 (marks)`);
   assert.deepEqual(readOnly.labels, ['alpha c=1', 'beta c=1', 'alpha c=4', 'beta c=4 (failed)']);
   assert.deepEqual(readOnly.databases, [0, 1, 0, 1]);
   assert.deepEqual(readOnly.opsPerSec, [1000, 500, 2000, null]);
   assert.deepEqual(readOnly.p99.map((v) => (v === null ? null : Math.round(v))), [99, 198, 99, null]);
   assert.equal(mixed.sweeps.length, 1);
   const [sweep] = mixed.sweeps;
-  assert.equal(sweep.title, `95-5, ${OPS} operations, concurrency 4: latency against achieved throughput (lower is better)`);
+  assert.equal(sweep.title, `95-5, ${OPS} operations, concurrency 4: latency against achieved throughput`);
   const [a, b] = sweep.databases;
   assert.deepEqual([a.id, a.targets, a.achieved, a.behind, a.missing], ['alpha', [100, 200, 400, 800], [100, 200, 400, 760], [false, false, false, false], []]);
   assert.deepEqual([b.id, b.targets, b.achieved, b.behind, b.missing], ['beta', [100, 200, 400], [100, 190, 300], [false, false, true], ['800/s not run']]);
@@ -258,8 +259,11 @@ test('the page draws the throughput and the latency-against-throughput charts in
     assert.deepEqual(charts.map((chart) => chart.type), ['bar', 'bar', 'scatter']);
     const [readOnly, , sweep] = charts;
     assert.deepEqual(readOnly.labels, ['alpha c=1', 'beta c=1', 'alpha c=4', 'beta c=4 (failed)']);
-    assert.deepEqual(readOnly.lines.map(([label]) => label), ['ops/s', 'p50 ms', 'p95 ms', 'p99 ms']);
-    assert.deepEqual(readOnly.lines[0][1], [1000, 500, 2000, null]);
+    // A bar dataset per database (its colour in the legend), then the latency marks.
+    assert.deepEqual(readOnly.lines.map(([label]) => label), ['alpha ops/s', 'beta ops/s', 'p50 ms', 'p95 ms', 'p99 ms']);
+    assert.deepEqual(readOnly.lines.slice(0, 2).map(([, values]) => values), [[1000, null, 2000, null], [null, 500, null, null]]);
+    assert.match(readOnly.axes.y, /higher is better/);
+    assert.match(readOnly.axes.latency, /lower is better/);
     assert.deepEqual(sweep.lines.map(([label]) => label), ['alpha p99', 'alpha p50', 'beta p99 (800/s not run)', 'beta p50 (800/s not run)']);
     assert.deepEqual(sweep.lines[2][1].map(({ x, y }) => [x, Math.round(y)]), [[100, 99], [190, 198], [300, 396]]);
     assert.match(sweep.axes.x, /^achieved throughput, ops\/s/);

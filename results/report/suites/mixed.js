@@ -227,10 +227,11 @@ export function mixedChartData(report) {
   const ids = report.databases.map((database) => database.id);
   const pick = (f, p) => (f.status === 'passed' && f.latencyMs ? f.latencyMs[p] : null);
   return {
+    databases: ids,
     throughput: report.mixed.closed.map((series) => {
       const points = series.levels.flatMap((level, index) => ids.map((id) => ({ id, level, f: series.results[id][index] })));
       return {
-        title: `${series.mix}, ${formatCount(series.ops)} operations: throughput (bars, higher is better) and latency p50/p95/p99 (marks, lower is better)`,
+        title: `${series.mix}, ${formatCount(series.ops)} operations: ops/s (bars) and latency p50/p95/p99 (marks)`,
         labels: points.map(({ id, level, f }) => `${id} c=${level}${f.status === 'passed' ? '' : ` (${f.status})`}`),
         databases: points.map(({ id }) => ids.indexOf(id)),
         opsPerSec: points.map(({ f }) => (f.status === 'passed' ? f.opsPerSec : null)),
@@ -240,7 +241,7 @@ export function mixedChartData(report) {
       };
     }),
     sweeps: report.mixed.sweeps.map((sweep) => ({
-      title: `${sweep.mix}, ${formatCount(sweep.ops)} operations, concurrency ${sweep.concurrency}: latency against achieved throughput (lower is better)`,
+      title: `${sweep.mix}, ${formatCount(sweep.ops)} operations, concurrency ${sweep.concurrency}: latency against achieved throughput`,
       databases: ids.map((id) => {
         const passed = sweep.results[id].filter((f) => f.status === 'passed');
         return {
@@ -261,17 +262,20 @@ export const MIXED_PAGE_SCRIPT = `
   (data.mixed ? data.mixed.throughput : []).forEach(function (chart) {
     new Chart(canvas('chart-mixed', chart.title, 'chart wide'), {
       type: 'bar',
-      data: { labels: chart.labels, datasets: [
-        { type: 'bar', label: 'ops/s', data: chart.opsPerSec, yAxisID: 'y', maxBarThickness: 60,
-          backgroundColor: chart.databases.map(function (d) { return palette[d % palette.length]; }) },
+      data: { labels: chart.labels, datasets: data.mixed.databases.map(function (id, d) {
+        // One bar dataset per database, so that the legend names each colour; skipNull keeps a bar centred.
+        return { type: 'bar', label: id + ' ops/s', yAxisID: 'y', maxBarThickness: 60, skipNull: true, order: 1,
+          backgroundColor: palette[d % palette.length],
+          data: chart.opsPerSec.map(function (value, i) { return chart.databases[i] === d ? value : null; }) };
+      }).concat([
         { type: 'line', label: 'p50 ms', data: chart.p50, yAxisID: 'latency', showLine: false, pointStyle: 'circle', pointRadius: 5, borderColor: '#222', backgroundColor: '#fff' },
         { type: 'line', label: 'p95 ms', data: chart.p95, yAxisID: 'latency', showLine: false, pointStyle: 'triangle', pointRadius: 6, borderColor: '#222', backgroundColor: '#999' },
-        { type: 'line', label: 'p99 ms', data: chart.p99, yAxisID: 'latency', showLine: false, pointStyle: 'rectRot', pointRadius: 6, borderColor: '#222', backgroundColor: '#222' }] },
+        { type: 'line', label: 'p99 ms', data: chart.p99, yAxisID: 'latency', showLine: false, pointStyle: 'rectRot', pointRadius: 6, borderColor: '#222', backgroundColor: '#222' }]) },
       options: {
         plugins: { title: { display: true, text: chart.title } },
         scales: {
-          y: { type: 'linear', beginAtZero: true, position: 'left', title: { display: true, text: 'operations per second (higher is better)' } },
-          latency: Object.assign(valueAxis(chart.p50.concat(chart.p95, chart.p99), 'latency, ms (lower is better)'), { position: 'right', grid: { drawOnChartArea: false } }),
+          y: { type: 'linear', beginAtZero: true, position: 'left', title: { display: true, text: 'ops/s (bars; higher is better)' } },
+          latency: Object.assign(valueAxis(chart.p50.concat(chart.p95, chart.p99), 'latency, ms (marks; lower is better)'), { position: 'right', grid: { drawOnChartArea: false } }),
         },
       },
     });
@@ -289,7 +293,7 @@ export const MIXED_PAGE_SCRIPT = `
           pointStyle: database.behind.map(function (behind) { return behind ? 'crossRot' : 'circle'; }), pointRadius: 4 });
       });
     });
-    new Chart(canvas('chart-mixed', chart.title), {
+    new Chart(canvas('chart-mixed', chart.title, 'chart wide'), {
       type: 'scatter',
       data: { datasets: lines },
       options: {
