@@ -83,6 +83,7 @@ await yargs(hideBin(process.argv))
       sync: { type: 'boolean', describe: 'crud, mixed: each write with the database\'s durable acknowledgement (as singleWriteSync), instead of its default one', defaultDescription: 'false' },
       records: { type: 'number', describe: 'mixed: documents loaded (untimed) before each round', defaultDescription: String(SUITES.mixed.defaults.records) },
       distribution: { type: 'string', choices: DISTRIBUTIONS, describe: 'mixed: how keys are chosen (YCSB\'s three; zipfian constant 0.99)', defaultDescription: SUITES.mixed.defaults.distribution },
+      clients: { type: 'number', default: 1, describe: 'client processes (1 to 256) that run the operations, each with its own connections and its share of --concurrency (and --rate), started together; their latency histograms are merged. A warning when more than the cores' },
       rate: { type: 'string', describe: 'mixed: open loop at this many operations per second (a comma-separated list sweeps rates); latency counts from each operation\'s scheduled time', defaultDescription: 'none: closed loop at --concurrency' },
       ...datasetOptions,
       ...datasetSourceOptions,
@@ -106,7 +107,8 @@ await yargs(hideBin(process.argv))
     .example('$0 run --db postgresql --preset nosql-tests-2018', 'the published 2018 parameters on the full Pokec')
     .example('$0 run --suite crud --db postgresql --ops 10000,100000', 'inserts, gets, updates and deletes at concurrency 1 to 64, as ArangoDB vs CouchDB (2012)')
     .example('$0 run --suite crud --concurrency 1,8,64 --shape varied --sync', 'three levels, documents of varied shapes, durable writes')
-    .example('$0 run --suite mixed --db postgresql --workload 95-5 --rate 1000,2000,4000', 'open loop at three rates: latency against achieved throughput'), command(runCommand))
+    .example('$0 run --suite mixed --db postgresql --workload 95-5 --rate 1000,2000,4000', 'open loop at three rates: latency against achieved throughput')
+    .example('$0 run --suite mixed --db postgresql --workload read-only --clients 4', 'the operations from four client processes: past what one Node.js process can send'), command(runCommand))
   .command('import', 'import the dataset alone (again, even when the database holds it) and record its duration, throughput and counts', (y) => y
     .options({
       ...dbOption,

@@ -9,6 +9,7 @@ import { formatImport } from '../results/import-summary.js';
 import { formatTable } from '../results/table.js';
 import { claimResultFile, writeResult } from '../results/write.js';
 import { REPORT_FORMATS, buildReport } from '../results/report/index.js';
+import { checkClients, clientsWarning } from '../runner/clients.js';
 import { runBenchmark } from '../runner/run.js';
 import { SUITES, getSuite, isSupported } from '../workloads/index.js';
 import { getPreset } from '../workloads/social/presets.js';
@@ -130,6 +131,10 @@ async function execute(rawArgv, { stdout, importOnly, onDone = null }) {
   checkSuiteSupported(description, importOnly ? SUITES.social : suite);
   // Flag mistakes are reported before the dataset is prepared, which can take minutes the first time.
   const suiteConfig = suite.configure(settings);
+  const clients = argv.clients ?? 1;
+  checkClients(description, clients);
+  const warning = clientsWarning(clients);
+  if (warning) process.stderr.write(`warning: ${warning}\n`);
   const options = adapterOptions(description, { ...argv, concurrency: Math.max(...settings.concurrency) });
   const server = serverProcess(description, argv);
   if (argv['skip-bad'] && argv.dataset !== 'pokec') {
@@ -142,6 +147,7 @@ async function execute(rawArgv, { stdout, importOnly, onDone = null }) {
   const config = {
     ...suiteConfig,
     runs: importOnly ? 0 : settings.runs,
+    clients,
     workloads: workloads.map((workload) => workload.name),
     restartCmd: argv['restart-cmd'] ?? null,
     stallTimeoutMs: Math.round((argv['stall-timeout'] ?? 60) * 1000),

@@ -57,3 +57,18 @@ export function meterClient() {
     },
   };
 }
+
+// A run whose operations ran in client processes (bench run --clients): `figures` are meterClient()'s of each,
+// the harness's own first. Each process is limited by its one core, so the run's figures are those of the busiest
+// process, every process's are kept in `processes`, and the run is client-bound when any one process was.
+export function combineClients(figures) {
+  const highest = (field) => Math.max(...figures.map((figure) => figure[field] ?? 0));
+  return {
+    client: {
+      cpuPct: highest('cpuPct'),
+      eventLoopDelayP99Ms: highest('eventLoopDelayP99Ms'),
+      processes: figures.map(({ cpuPct, eventLoopDelayP99Ms }) => ({ cpuPct, eventLoopDelayP99Ms })),
+    },
+    clientBound: figures.some((figure) => isClientBound(figure.cpuPct, figure.wallMs)),
+  };
+}

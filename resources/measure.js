@@ -1,6 +1,6 @@
 // One run's resource figures: the server's process tree (when a local server is known) and the harness itself.
 import { runningServer } from '../server/state.js';
-import { isClientBound, meterClient } from './client.js';
+import { combineClients, isClientBound, meterClient } from './client.js';
 import { sampleTree } from './tree-sampler.js';
 
 // The pid to sample now. A server that `bench server` runs is looked up again before every run, since a
@@ -12,16 +12,19 @@ export function currentServerPid(server) {
 }
 
 // Resolves, once the server's baseline is read, with a meter whose stop() resolves with
-// `{ server, client, clientBound }` as recorded in a run.
+// `{ server, client, clientBound }` as recorded in a run. `workers`: the client figures of the processes that ran
+// the operations (bench run --clients), each as meterClient() gives them; none when the harness ran them itself.
 export async function measureRun(server) {
   const pid = currentServerPid(server);
   const sampler = pid ? sampleTree(pid) : null;
   await sampler?.ready;
   const client = meterClient();
   return {
-    async stop() {
-      const { wallMs, ...clientFigures } = client.stop();
+    async stop(workers = []) {
+      const own = client.stop();
       const serverFigures = sampler ? await sampler.stop() : null;
+      if (workers.length > 0) return { server: serverFigures, ...combineClients([own, ...workers]) };
+      const { wallMs, ...clientFigures } = own;
       return { server: serverFigures, client: clientFigures, clientBound: isClientBound(clientFigures.cpuPct, wallMs) };
     },
   };

@@ -78,3 +78,43 @@ export function mergeLatencies(runs) {
   merged.destroy();
   return summary;
 }
+
+// The latency summary of one run whose operations several client processes timed, each summarized by
+// latencyParts(): their histograms are added, so the summary is the one summarizeLatencies() makes of every
+// latency together (same percentiles, exact mean and max).
+export function mergeLatencyParts(parts) {
+  const merged = hdr.build(HISTOGRAM);
+  let count = 0;
+  let sum = 0;
+  let largest = 0;
+  for (const part of parts) {
+    const decoded = decodeHistogram(part.histogram);
+    merged.add(decoded);
+    decoded.destroy();
+    count += part.count;
+    sum += part.sum;
+    largest = Math.max(largest, part.max);
+  }
+  const percentile = (p) => round3(merged.getValueAtPercentile(p) / 1000);
+  const summary = {
+    latencyMs: {
+      p50: percentile(50), p90: percentile(90), p95: percentile(95), p99: percentile(99), max: round3(largest),
+      mean: count > 0 ? round3(sum / count) : 0,
+    },
+    histogram: hdr.encodeIntoCompressedBase64(merged),
+  };
+  merged.destroy();
+  return summary;
+}
+
+// One client process's share of a run, for mergeLatencyParts(): its encoded histogram, and the count, sum and
+// largest of its latencies unrounded.
+export function latencyParts(latencies) {
+  let sum = 0;
+  let largest = 0;
+  for (const ms of latencies) {
+    sum += ms;
+    if (ms > largest) largest = ms;
+  }
+  return { histogram: summarizeLatencies(latencies).histogram, count: latencies.length, sum, max: largest };
+}

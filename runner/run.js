@@ -11,6 +11,7 @@ import { addWorkload, createResult, finishResult, recordRun } from '../results/m
 import { summarizeLatencies } from '../results/stats.js';
 import { measureDisk } from '../resources/disk.js';
 import { measureRun, measureServer } from '../resources/measure.js';
+import { checkClients, startClients } from './clients.js';
 import { execute } from './execute.js';
 import { executeOpenLoop } from './open-loop.js';
 import { restartServer } from './restart.js';
@@ -54,18 +55,22 @@ async function describeDb(description, adapter) {
 // One step of a round: `workload` over its `inputs`, timed, then validated. `params` (null for a suite whose
 // workloads take none) reach the workload's call, setup, check and teardown; a `rate` among them runs the step open
 // loop. A `timed` workload's check also gets each operation's start and end. `usage.resources` receives what the
-// step used while its operations ran, even when it then throws.
+// step used while its operations ran, even when it then throws. With `config.clients` above 1 the operations run
+// in client processes (runner/clients.js), connected and ready before the clock starts; setup, check and teardown
+// stay here, on this process's connection.
 async function runWorkload({
-  step, adapter, inputs, expected, round, config, signal, progress, server, usage,
+  step, adapter, inputs, expected, round, config, signal, progress, server, usage, clientsOf,
 }) {
   const { workload, params } = step;
-  const bar = progress?.bar(`${round.label} ${step.key}`, inputs.length);
   if (workload.setup) await workload.setup(adapter, params);
+  const clients = config.clients > 1 ? await clientsOf(step, inputs) : null;
+  const bar = progress?.bar(`${round.label} ${step.key}`, inputs.length);
+  const onProgress = bar ? (done) => bar.update(done) : undefined;
   let outcome;
   const meter = await measureRun(server);
   try {
     const executor = params?.rate ? executeOpenLoop : execute;
-    outcome = await executor({
+    outcome = clients ? await clients.run({ signal, onProgress }) : await executor({
       inputs,
       call: params ? (target, input) => workload.call(target, input, params) : workload.call,
       adapter,
@@ -74,11 +79,12 @@ async function runWorkload({
       times: Boolean(workload.timed),
       signal,
       stallTimeoutMs: config.stallTimeoutMs,
-      onProgress: bar ? (done) => bar.update(done) : undefined,
+      onProgress,
     });
   } finally {
-    usage.resources = await meter.stop();
+    usage.resources = await meter.stop(outcome?.clients);
     bar?.stop();
+    await clients?.close();
   }
   if (outcome.aborted) return null;
 
@@ -97,7 +103,7 @@ async function runWorkload({
     const failures = await workload.check(expected, inputs, outcome.answers, adapter, params, outcome.times);
     record.valid = failures.length === 0;
     if (record.valid) {
-      Object.assign(record, summarizeLatencies(outcome.latencies));
+      Object.assign(record, outcome.latency ?? summarizeLatencies(outcome.latencies));
     } else {
       record.errors = 0;
       record.failed = failures.length;
@@ -146,8 +152,22 @@ function planEntries(rounds) {
 // One round: a fresh connection with a pool of the round's concurrency, the round's own setup, its steps in
 // order, its teardown. In a chained round (each step works on what the one before stored) a failed step leaves
 // the later ones unmeasured, each recorded as failed with the reason.
-async function runRound({ round, result, description, adapterOptions, expected, inputs, config, signal, progress, server }) {
+async function runRound({
+  round, result, description, adapterOptions, expected, inputs, config, signal, progress, server, suiteId,
+}) {
   const adapter = await connectAdapter(description, { ...adapterOptions, concurrency: round.concurrency });
+  const clientsOf = (step, stepInputs) => startClients({
+    clients: config.clients,
+    description,
+    adapterOptions,
+    suiteId,
+    step,
+    inputs: stepInputs,
+    concurrency: round.concurrency,
+    rate: step.params?.rate,
+    times: Boolean(step.workload.timed),
+    stallTimeoutMs: config.stallTimeoutMs,
+  });
   let broken = null;
   try {
     if (round.setup) await round.setup(adapter);
@@ -162,7 +182,7 @@ async function runRound({ round, result, description, adapterOptions, expected, 
       const usage = { resources: null };
       try {
         record = await runWorkload({
-          step, adapter, inputs: inputs(step), expected, round, config, signal, progress, server, usage,
+          step, adapter, inputs: inputs(step), expected, round, config, signal, progress, server, usage, clientsOf,
         });
       } catch (error) {
         recordRun(result, step.key, failedRecord(round.run, error, usage.resources));
@@ -189,6 +209,7 @@ export async function runBenchmark({
   onUpdate = () => {}, reimport = false, server = null,
 }) {
   const rounds = suite.rounds({ config, workloads });
+  checkClients(description, config.clients ?? 1);
   const setupAdapter = await connectAdapter(description, adapterOptions);
   let result;
   try {
@@ -232,7 +253,9 @@ export async function runBenchmark({
         progress?.log(`restarting the server: ${config.restartCmd}`);
         await restartServer(config.restartCmd);
       }
-      await runRound({ round, result, description, adapterOptions, expected, inputs, config, signal, progress, server });
+      await runRound({
+        round, result, description, adapterOptions, expected, inputs, config, signal, progress, server, suiteId: suite.id,
+      });
       if (!signal?.aborted) await onUpdate(result);
     }
   } catch (error) {

@@ -14,6 +14,8 @@ export default {
   },
   durablePerWrite: [],
   execution: 'serial',
+  // Its data lives in this process's memory: client processes of bench run --clients would each see their own.
+  multiProcess: false,
   connection: {
     defaults: { database: 'default' },
     passwordEnv: null,

@@ -96,10 +96,12 @@ export function operationStream(ctx, { mix, ops, records, distribution, stream }
   return operations;
 }
 
-// Per connection (each round has its own), the inserts that a later write of their key waits for.
+// Per connection (each round has its own), the inserts that a later write of their key waits for. Made on first
+// use as well, since a client process of bench run --clients has a connection the workload's setup never saw.
 const awaitedInserts = new WeakMap();
 
 function settlement(adapter, index) {
+  if (!awaitedInserts.has(adapter)) awaitedInserts.set(adapter, new Map());
   const pending = awaitedInserts.get(adapter);
   let entry = pending.get(index);
   if (!entry) {
