@@ -190,7 +190,7 @@ const ONE_DATABASE_FLAGS = ['host', 'port', 'user', 'database', 'server-pid', 'r
 // and flag is checked before any work. --json prints the result documents as one array.
 async function runEach(ids, argv, stdout) {
   if (new Set(ids).size !== ids.length) throw usageError(`--db names a database twice: ${argv.db}`);
-  for (const id of ids) await loadAdapter(id);
+  for (const id of ids) checkClients(await loadAdapter(id), argv.clients ?? 1);
   const given = givenFlags(hideBin(process.argv));
   const perDatabase = ONE_DATABASE_FLAGS.filter((flag) => given.has(flag));
   if (perDatabase.length > 0) {

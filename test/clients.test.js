@@ -261,6 +261,13 @@ describe('bench run --clients', () => {
     assert.match(stderr, /--clients 2: In-process memory cannot be shared between processes/);
   });
 
+  test('refuses the memory adapter among several databases before running any', async () => {
+    const { code, stderr } = await cli(['--db', 'sqlite,memory', '--clients', '2']);
+    assert.equal(code, 2, stderr);
+    assert.doesNotMatch(stderr, /== sqlite/);
+    assert.match(stderr, /--clients 2: In-process memory cannot be shared between processes/);
+  });
+
   test('refuses a count out of range with exit code 2', async () => {
     const { code, stderr } = await cli(['--clients', '0']);
     assert.equal(code, 2, stderr);
