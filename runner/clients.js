@@ -131,7 +131,6 @@ function spawnWorker(number, count) {
   });
   return {
     child,
-    name,
     // The next message of `type`, or the worker's error.
     next(type) {
       if (failure) return Promise.reject(failure);
@@ -174,7 +173,8 @@ export async function startClients({
       params: step.params,
       inputs: slices[i].map((index) => inputs[index]),
       concurrency: shares[i],
-      rate: rate ? (rate * slices[i].length) / inputs.length : null,
+      // Its share of the rate; never 0, which the open loop refuses (a share of no inputs ends at once anyway).
+      rate: rate ? (rate * Math.max(1, slices[i].length)) / Math.max(1, inputs.length) : null,
       times,
       stallTimeoutMs,
     }));
