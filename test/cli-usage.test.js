@@ -145,7 +145,7 @@ test('bench check against a server that is not there says so once, then how many
 test('bench check --scale runs the scale it was given', async () => {
   const { code, stdout, stderr } = await bench(['check', '--db', 'memory', '--scale', 'small'], { timeoutMs: 300_000 });
   assert.equal(code, 0, `${stdout}\n${stderr}`);
-  assert.match(stdout, /validated run of every workload on the small dataset/);
+  assert.match(stdout, /validated run of every workload of the social suite on the small dataset/);
   assert.match(stdout, /dataset synthetic small \(10000 profiles/);
 });
 
