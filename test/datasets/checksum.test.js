@@ -36,9 +36,11 @@ test('a dataset file changed with its size kept fails the import with exit 1, an
 
   const failed = await bench(['run', '--runs', '1', '--workload', 'aggregation', '--reimport']);
   assert.equal(failed.code, 1, failed.stderr);
-  assert.ok(failed.stderr.includes(`${profiles}: the file read hashes to sha256 ${after}, but the dataset's manifest records ${before}`),
+  // A long error is one short line with its detail on indented lines below: read as one text.
+  const message = failed.stderr.replace(/\n\s+/g, ' ');
+  assert.ok(message.includes(`${profiles}: the file read hashes to sha256 ${after}, but the dataset's manifest records ${before}`),
     failed.stderr);
-  assert.ok(failed.stderr.includes(`delete ${dir} to prepare the dataset again`), failed.stderr);
+  assert.ok(message.includes(`delete ${dir} to prepare the dataset again`), failed.stderr);
 
   const again = await bench(['run', '--runs', '1', '--workload', 'aggregation']);
   assert.equal(again.code, 1, 'the unfinished import is not reused');

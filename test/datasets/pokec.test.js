@@ -216,7 +216,7 @@ test('bench run --dataset pokec without the files exits with 1 and names the fet
   const cacheDir = await tempDir(t);
   const { code, stderr } = await bench(['run', '--dataset', 'pokec', '--cache-dir', cacheDir, '--quiet']);
   assert.equal(code, 1);
-  assert.match(stderr, /^error: the real Pokec files are not in .*run `bench data fetch pokec`/m);
+  assert.match(stderr.replace(/\n\s+/g, ' '), /^error: the real Pokec files are not in .*run `bench data fetch pokec`/m);
 });
 
 test('bench data fetch pokec without a network exits with 1 and says so', async (t) => {
