@@ -3,7 +3,6 @@
 // document, on stdout.
 import path from 'node:path';
 import { loadAdapter } from '../adapters/index.js';
-import { packageVersion } from '../core/environment.js';
 import { usageError } from '../core/errors.js';
 import { prepareDataset } from '../datasets/dataset.js';
 import { CRASH_KIND, KILL_WINDOW_MS, crashTest } from '../durability/crash.js';
@@ -11,7 +10,7 @@ import { crashTarget } from '../durability/target.js';
 import { formatCount } from '../results/format.js';
 import { createResult, finishResult } from '../results/model.js';
 import { claimResultFile, writeResult } from '../results/write.js';
-import { connectAdapter } from '../runner/run.js';
+import { connectAdapter, describeDb } from '../runner/run.js';
 import { ExitCodes } from './exit-codes.js';
 import { adapterOptions, connectionRecord } from './options.js';
 import { createProgress } from './progress.js';
@@ -19,20 +18,10 @@ import { createProgress } from './progress.js';
 // The inserts' bodies are the first profiles of this dataset (generated once into the cache).
 const DOCUMENTS_SCALE = 'tiny';
 
-async function describeDb(description, options) {
+async function describeConnected(description, options) {
   const adapter = await connectAdapter(description, options);
   try {
-    return {
-      id: description.id,
-      name: description.name,
-      version: await adapter.serverVersion(),
-      kind: description.kind,
-      execution: description.execution,
-      driver: description.driver ? { name: description.driver, version: packageVersion(description.driver) } : null,
-      durability: description.durability,
-      durablePerWrite: description.durablePerWrite ?? [],
-      settings: adapter.settings ? await adapter.settings() : {},
-    };
+    return await describeDb(description, adapter);
   } finally {
     await adapter.close();
   }
@@ -73,7 +62,7 @@ export async function crashCommand(argv, { stdout = process.stdout } = {}) {
   progress.log(`crash test of ${description.name}: ${CRASH_KIND}`);
   const dataset = await prepareDataset({ scale: DOCUMENTS_SCALE, cacheDir, onProgress: progress.phases(`dataset ${DOCUMENTS_SCALE}`) });
   const result = createResult({
-    db: await describeDb(description, options),
+    db: await describeConnected(description, options),
     dataset: null,
     config: {
       trials: argv.trials,

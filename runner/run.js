@@ -39,7 +39,8 @@ export async function connectAdapter(description, options) {
   return adapter;
 }
 
-async function describeDb(description, adapter) {
+// What a result records of the database: versions, driver, durability claims and the server's settings.
+export async function describeDb(description, adapter) {
   return {
     id: description.id,
     name: description.name,
@@ -48,6 +49,7 @@ async function describeDb(description, adapter) {
     execution: description.execution,
     driver: description.driver ? { name: description.driver, version: packageVersion(description.driver) } : null,
     durability: description.durability,
+    durablePerWrite: description.durablePerWrite ?? [],
     settings: adapter.settings ? await adapter.settings() : {},
   };
 }

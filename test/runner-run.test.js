@@ -80,7 +80,7 @@ test('each workload is timed and validated in every run, from a fresh connection
   assert.deepEqual(result.import, { reused: true, importedAt: '2026-01-01T00:00:00.000Z', ms: 5, diskBytes: null, diskScope: null, resources: null });
   assert.equal(result.dataset.sha256, dataset.sha256);
   assert.deepEqual(result.db, {
-    id: 'fake', name: 'Fake', version: '1.0', kind: 'embedded', execution: 'serial', driver: null, durability: {}, settings: {},
+    id: 'fake', name: 'Fake', version: '1.0', kind: 'embedded', execution: 'serial', driver: null, durability: {}, durablePerWrite: [], settings: {},
   });
   assert.deepEqual(result.dataset, { ...dataset, readStats: null });
   assert.deepEqual(result.config, { concurrency: 2, runs: 3, stallTimeoutMs: 10_000 });
