@@ -139,7 +139,7 @@ await yargs(hideBin(process.argv))
     .positional('action', { choices: ['install', 'start', 'stop', 'status'], describe: 'what to do' })
     .positional('family', { type: 'string', describe: `which server: ${SERVER_FAMILIES.join(', ')}, or a comma-separated list of them (each in turn)` })
     .options({
-      port: { type: 'number', describe: 'port to listen on (start)', defaultDescription: 'postgresql 55432, mariadb 53306, neo4j 57687, orientdb 52424' },
+      port: { type: 'number', describe: 'port to listen on (start)', defaultDescription: 'postgresql 55432, mariadb 53306, neo4j 57687, orientdb 52424, pouchdb 55984' },
       'cache-dir': datasetOptions['cache-dir'],
       ...quietOption,
     })
