@@ -24,7 +24,7 @@ const SCOPES = {
       ...readdirSync('results').filter((name) => name.endsWith('.js')).map((name) => `results/${name}`).filter((file) => !STATISTICS.includes(file)),
       'results/report/**/*.js',
     ],
-    tests: ['test/report/significance.test.js', 'test/report/statistics.test.js', 'test/report/compare-format.test.js', 'test/report/report.test.js', COMPARE_SYNTHETIC, 'test/write.test.js'],
+    tests: ['test/report/pooling.test.js', 'test/report/significance.test.js', 'test/report/statistics.test.js', 'test/report/compare-format.test.js', 'test/report/report.test.js', COMPARE_SYNTHETIC, 'test/write.test.js'],
   },
   runner: {
     mutate: ['runner/**/*.js'],
