@@ -22,6 +22,13 @@ export function summarizeRuns(milliseconds) {
   };
 }
 
+// A histogram answers a percentile with the highest value of its bucket, which can lie just above the exact
+// largest latency (3 significant digits): no percentile is reported above the largest latency measured.
+function percentiles(histogram, largestMs) {
+  const at = (p) => round3(Math.min(histogram.getValueAtPercentile(p) / 1000, largestMs));
+  return { p50: at(50), p90: at(90), p95: at(95), p99: at(99) };
+}
+
 // `latencies` are milliseconds of individual operations. Percentiles come from the histogram
 // (3 significant digits); mean and max are exact.
 export function summarizeLatencies(latencies) {
@@ -33,13 +40,9 @@ export function summarizeLatencies(latencies) {
     sum += ms;
     if (ms > largest) largest = ms;
   }
-  const percentile = (p) => round3(histogram.getValueAtPercentile(p) / 1000);
   const summary = {
     latencyMs: {
-      p50: percentile(50),
-      p90: percentile(90),
-      p95: percentile(95),
-      p99: percentile(99),
+      ...percentiles(histogram, largest),
       max: round3(largest),
       mean: latencies.length > 0 ? round3(sum / latencies.length) : 0,
     },
@@ -70,9 +73,8 @@ export function mergeLatencies(runs) {
     largest = Math.max(largest, run.latencyMs.max);
     decoded.destroy();
   }
-  const percentile = (p) => round3(merged.getValueAtPercentile(p) / 1000);
   const summary = {
-    p50: percentile(50), p90: percentile(90), p95: percentile(95), p99: percentile(99), max: round3(largest),
+    ...percentiles(merged, largest), max: round3(largest),
     mean: count > 0 ? round3(sum / count) : 0, operations: count,
   };
   merged.destroy();
@@ -95,10 +97,9 @@ export function mergeLatencyParts(parts) {
     sum += part.sum;
     largest = Math.max(largest, part.max);
   }
-  const percentile = (p) => round3(merged.getValueAtPercentile(p) / 1000);
   const summary = {
     latencyMs: {
-      p50: percentile(50), p90: percentile(90), p95: percentile(95), p99: percentile(99), max: round3(largest),
+      ...percentiles(merged, largest), max: round3(largest),
       mean: count > 0 ? round3(sum / count) : 0,
     },
     histogram: hdr.encodeIntoCompressedBase64(merged),

@@ -64,3 +64,11 @@ test('latencies outside the histogram\'s range are clamped into it, while max an
   assert.deepEqual(summarizeLatencies([]).latencyMs, { p50: 0, p90: 0, p95: 0, p99: 0, max: 0, mean: 0 });
   assert.equal(summarizeLatencies([5, 1]).latencyMs.max, 5, 'the largest, wherever it comes');
 });
+
+test('no percentile exceeds the largest latency, though the histogram\'s bucket reaches above it', () => {
+  // 12,346 µs falls in a bucket 8 µs wide whose highest value is 12,351 µs.
+  const { latencyMs } = summarizeLatencies([12.3456, 1, 2]);
+  assert.equal(latencyMs.max, 12.346);
+  assert.equal(latencyMs.p99, 12.346);
+  assert.ok(latencyMs.p50 <= latencyMs.p99);
+});
