@@ -32,7 +32,7 @@ const SCOPES = {
   },
   workloads: {
     mutate: ['workloads/**/*.js'],
-    tests: ['test/workloads/compare.test.js', 'test/workloads/checks.test.js', 'test/validation.test.js', 'test/suites/crud.test.js', 'test/suites/mixed.test.js'],
+    tests: ['test/workloads/compare.test.js', 'test/workloads/checks.test.js', 'test/validation.test.js', 'test/suites/crud.test.js', 'test/suites/mixed.test.js', 'test/workloads/declarations.test.js'],
   },
   import: {
     mutate: ['import/**/*.js'],
