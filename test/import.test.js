@@ -10,7 +10,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import memory from '../adapters/memory/description.js';
 import { prepareDataset } from '../datasets/dataset.js';
-import { importDataset } from '../import/import.js';
+import { claimNamespace, importDataset } from '../import/import.js';
 import { formatImport } from '../results/import-summary.js';
 
 const FLUSH_MS = 300;
@@ -202,4 +202,82 @@ test('the import summary shows the dataset lines repaired or skipped while readi
   assert.deepEqual(readLines(), []);
   result.dataset.readStats.profiles = stats(2, 0);
   assert.deepEqual(readLines(), ['dataset files read: profiles 2 lines repaired (invalid UTF-8)']);
+});
+
+test('a foreign namespace is refused, by the import and by a suite that only claims it; an absent one is made', async () => {
+  const namespace = `import_foreign_${process.pid}`;
+  await memory.testSupport.plantForeign({ namespace });
+  const options = { namespace };
+  const foreign = (error) => {
+    assert.equal(error.code, 'E_NAMESPACE_FOREIGN');
+    assert.equal(error.message, `In-process memory: namespace "${namespace}" holds objects that db-shootout did not create; `
+      + 'it will not touch them. Choose another --namespace, or remove those objects yourself.');
+    return true;
+  };
+  const adapter = memoryAdapter(namespace);
+  await adapter.connect();
+  await assert.rejects(importDataset({ adapter, description: memory, options, dataset }), foreign);
+  await assert.rejects(importDataset({ adapter, description: memory, options, dataset, force: true }), foreign);
+  await assert.rejects(claimNamespace({ adapter, description: memory, options }), foreign);
+  assert.equal((await adapter.inspectNamespace()).state, 'foreign', 'left as it was');
+  await memory.testSupport.dropNamespace({ namespace });
+
+  const fresh = memoryAdapter();
+  await fresh.connect();
+  assert.equal((await fresh.inspectNamespace()).state, 'absent');
+  await claimNamespace({ adapter: fresh, description: memory, options: {} });
+  assert.deepEqual(await fresh.inspectNamespace(), { state: 'owned', marker: {} });
+});
+
+test('claiming an owned namespace keeps what it holds', async () => {
+  const adapter = memoryAdapter();
+  await adapter.connect();
+  await importDataset({ adapter, description: memory, options: {}, dataset });
+  const before = await adapter.inspectNamespace();
+  await claimNamespace({ adapter, description: memory, options: {} });
+  assert.deepEqual(await adapter.inspectNamespace(), before);
+  assert.deepEqual(await adapter.counts(), { profiles: dataset.profiles, relations: dataset.relations });
+});
+
+test('--reimport imports an owned namespace again; other counts than the dataset\'s are not reused', async () => {
+  const adapter = memoryAdapter();
+  await adapter.connect();
+  const first = await importDataset({ adapter, description: memory, options: {}, dataset });
+  const again = await importDataset({ adapter, description: memory, options: {}, dataset, force: true });
+  assert.equal(again.reused, false);
+  assert.notEqual(again.importedAt, first.importedAt);
+  for (const counts of [{ profiles: dataset.profiles - 1, relations: dataset.relations }, { profiles: dataset.profiles, relations: 0 }]) {
+    // A finished import first, so that the counts alone can stand in the way of its reuse.
+    await importDataset({ adapter, description: memory, options: {}, dataset, force: true });
+    const lying = new Proxy(adapter, {
+      get(target, name) {
+        if (name === 'counts') return async () => counts;
+        const value = target[name];
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const progress = recordingProgress();
+    await importDataset({ adapter: lying, description: memory, options: {}, dataset, progress }).catch(() => {});
+    const [, text] = progress.events.find(([kind]) => kind === 'log');
+    assert.equal(text, `In-process memory: not reusing the data in the namespace (it holds ${counts.profiles} profiles and `
+      + `${counts.relations} relations where the dataset has ${dataset.profiles} and ${dataset.relations}); importing again`);
+  }
+});
+
+test('the import\'s timings add up, and its rates are rows over their phase\'s seconds', async () => {
+  const adapter = memoryAdapter();
+  await adapter.connect();
+  const progress = recordingProgress();
+  const result = await importDataset({ adapter, description: memory, options: {}, dataset, progress });
+  const near = (a, b) => assert.ok(Math.abs(a - b) <= 0.01, `${a} vs ${b}`);
+  near(result.profilesMs + result.relationsMs + result.indexesMs, result.ms);
+  assert.ok(result.profilesMs > 0 && result.relationsMs > 0 && result.indexesMs >= 0);
+  assert.ok(Math.abs(result.profilesPerSec - dataset.profiles / (result.profilesMs / 1000)) <= 0.01 * result.profilesPerSec + 1);
+  assert.ok(Math.abs(result.relationsPerSec - dataset.relations / (result.relationsMs / 1000)) <= 0.01 * result.relationsPerSec + 1);
+  assert.deepEqual(result.read, { profiles: { repairedLines: 0, skippedLines: 0 }, relations: { repairedLines: 0, skippedLines: 0 } });
+  const { marker } = await adapter.inspectNamespace();
+  assert.equal(marker.harness, 'db-shootout');
+  assert.deepEqual(marker.timings, Object.fromEntries(['ms', 'profilesMs', 'relationsMs', 'indexesMs', 'profilesPerSec', 'relationsPerSec', 'read'].map((k) => [k, result[k]])));
+  const labels = progress.events.filter(([kind]) => kind === 'bar').map(([, label]) => label);
+  for (const label of ['import profiles into In-process memory', 'import relations into In-process memory']) assert.ok(labels.includes(label), labels.join('; '));
 });
