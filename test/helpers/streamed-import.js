@@ -10,8 +10,10 @@ export const profiles = (from, to) => Array.from({ length: to - from }, (_, i) =
 
 // The server's own view of its sessions can lag the client by a moment (MariaDB's PROCESSLIST still lists a
 // LOAD DATA whose OK packet has arrived): what a finished statement leaves is read again for up to 5 s.
-async function settledLoading(loading) {
-  for (let i = 0; i < 50 && (await loading()).length > 0; i += 1) {
+// The same lag the other way: a statement the client has begun may not be listed yet. Waits up to 5 s for
+// `count` sessions (0: for none) and returns what the server lists then.
+async function settledLoading(loading, count = 0) {
+  for (let i = 0; i < 50 && (await loading()).length !== count; i += 1) {
     await new Promise((resolve) => { setTimeout(resolve, 100); });
   }
   return loading();
@@ -22,7 +24,7 @@ export function streamedImportTests({ open, loading, profileCount }) {
     const db = await open(4);
     await db.resetNamespace();
     await db.importProfiles(profiles(1, 1001));
-    const first = await loading();
+    const first = await settledLoading(loading, 2);
     assert.equal(first.length, 2, 'two streams');
     await db.importProfiles(profiles(1001, 2001));
     assert.deepEqual(await loading(), first, 'the same sessions take the next batch');
@@ -32,7 +34,7 @@ export function streamedImportTests({ open, loading, profileCount }) {
     assert.equal(await profileCount(), 2000);
 
     await db.importRelations([{ _from: 'P1', _to: 'P2' }, { _from: 'P2', _to: 'P1' }, { _from: 'P3', _to: 'P1' }]);
-    assert.equal((await loading()).length, 2);
+    assert.equal((await settledLoading(loading, 2)).length, 2);
     await db.flushRelations();
     assert.deepEqual(await db.counts(), { profiles: 2000, relations: 3 });
   });
@@ -41,7 +43,7 @@ export function streamedImportTests({ open, loading, profileCount }) {
     const db = await open(1);
     await db.resetNamespace();
     await db.importProfiles(profiles(1, 11));
-    assert.equal((await loading()).length, 1);
+    assert.equal((await settledLoading(loading, 1)).length, 1);
     await db.flushProfiles();
     assert.deepEqual(await db.counts(), { profiles: 10, relations: 0 });
   });
@@ -60,7 +62,7 @@ export function streamedImportTests({ open, loading, profileCount }) {
     const db = await open(4);
     await db.resetNamespace();
     await db.importProfiles(profiles(1, 101));
-    assert.equal((await loading()).length, 2);
+    assert.equal((await settledLoading(loading, 2)).length, 2);
     await db.close();
     assert.deepEqual(await settledLoading(loading), []);
     assert.equal(await profileCount(), 0);
