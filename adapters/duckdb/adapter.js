@@ -1,0 +1,317 @@
+import os from 'node:os';
+import { join } from 'node:path';
+import { DuckDBDataChunkWriter } from '@duckdb/node-api';
+import { BenchError, ErrorCodes } from '../../core/errors.js';
+import { deleteDocument, getDocument, insertDocument, updateDocument } from './crud.js';
+import { firstColumn, rowsToDocuments, toCount } from './documents.js';
+import { ConnectionPool } from './pool.js';
+import {
+  PROFILE_FIELDS,
+  createIndexesSql,
+  createTablesSql,
+  createTempCollectionSql,
+  namespaceObjectsSql,
+  namespaceTables,
+  quote,
+} from './schema.js';
+import { shortestPathSql } from './shortest-path.js';
+
+// DuckDB aborts the later of two transactions that write the same row ("Conflict on update!"); nothing of it
+// was written, so the statement is sent again. Bounded, so a livelock ends in an error rather than a stall.
+const MAX_CONFLICT_ATTEMPTS = 100;
+const CONFLICT = /^TransactionContext Error: .*Conflict/;
+const SETTINGS = ['threads', 'memory_limit', 'checkpoint_threshold'];
+const PROFILE_COLUMNS_SQL = PROFILE_FIELDS.map(quote).join(', ');
+
+export class DuckdbAdapter {
+  #tables;
+  #file;
+  #concurrency;
+  #pool = null;
+  // What crud.js needs of the pool.
+  #store = {
+    table: (name) => this.#tables.temp(name),
+    read: (sql, values) => this.#read(sql, values),
+    write: (sql, values) => this.#write(sql, values),
+  };
+
+  constructor(options) {
+    this.#tables = namespaceTables(options.namespace);
+    this.#file = databaseFile(options);
+    this.#concurrency = Math.max(1, options.concurrency ?? 1);
+  }
+
+  async connect() {
+    if (this.#pool && !this.#pool.closed) return;
+    this.#pool = await ConnectionPool.open(this.#file, instanceConfig(), this.#concurrency);
+  }
+
+  async close() {
+    await this.#pool?.close();
+  }
+
+  async serverVersion() {
+    return firstColumn(await this.#read('SELECT version()'))[0];
+  }
+
+  async settings() {
+    const reader = await this.#read(
+      `SELECT name, value FROM duckdb_settings() WHERE name IN (${SETTINGS.map((name) => `'${name}'`).join(', ')})`,
+    );
+    return {
+      ...Object.fromEntries(reader.getRowsJS()),
+      connections: this.#concurrency,
+    };
+  }
+
+  // Reads every profile and both relation columns once, so their blocks are in DuckDB's buffer pool.
+  async warmup() {
+    const { profiles, relations } = this.#tables;
+    await this.#read(`SELECT count(*) FROM (SELECT ${PROFILE_COLUMNS_SQL} FROM ${profiles})`);
+    await this.#read(`SELECT count(DISTINCT _from), count(DISTINCT _to) FROM ${relations}`);
+  }
+
+  // --- namespace ---
+
+  async inspectNamespace() {
+    const { state, marker } = await this.#inspect();
+    return { state, marker };
+  }
+
+  async resetNamespace() {
+    const { state, objects } = await this.#inspect();
+    if (state === 'foreign') {
+      throw new BenchError(
+        ErrorCodes.NAMESPACE_FOREIGN,
+        `duckdb: ${this.#file} holds ${objects.map(({ name }) => name).join(', ')} but no db-shootout marker; ` +
+          'refusing to drop them (choose another --namespace)',
+      );
+    }
+    await this.#pool.use(async (session) => {
+      await session.exec('BEGIN TRANSACTION');
+      try {
+        for (const { type, name } of objects) await session.exec(`DROP ${type === 'view' ? 'VIEW' : 'TABLE'} ${quote(name)}`);
+        for (const sql of createTablesSql(this.#tables)) await session.exec(sql);
+        // An empty marker until the harness writes its own: the namespace is ours from the moment it exists.
+        await session.run(`INSERT INTO ${this.#tables.marker} (id, marker) VALUES (1, $1)`, ['{}']);
+        await session.exec('COMMIT');
+      } catch (error) {
+        await session.exec('ROLLBACK').catch(() => {});
+        throw error;
+      }
+    });
+  }
+
+  async writeMarker(marker) {
+    await this.#write(`INSERT OR REPLACE INTO ${this.#tables.marker} (id, marker) VALUES (1, $1)`,
+      [JSON.stringify(marker)]);
+  }
+
+  #objects() {
+    return this.#read(namespaceObjectsSql(this.#tables)).then((reader) => reader.getRowObjectsJS());
+  }
+
+  // The namespace is ours only when its marker table holds a marker object.
+  async #inspect() {
+    const objects = await this.#objects();
+    if (objects.length === 0) return { state: 'absent', marker: null, objects };
+    const markerTable = this.#tables.marker.toLowerCase();
+    const hasMarkerTable = objects.some(({ type, name }) => type === 'table' && name.toLowerCase() === markerTable)
+      && toCount(firstColumn(await this.#read(
+        `SELECT count(*) FROM duckdb_columns() WHERE database_name = current_database() AND schema_name = 'main'
+           AND lower(table_name) = $1 AND column_name IN ('id', 'marker')`, [markerTable],
+      ))[0]) === 2;
+    // Read only once the columns are known to exist, since preparing the query checks them.
+    const text = hasMarkerTable
+      ? firstColumn(await this.#read(
+          `SELECT marker::VARCHAR FROM ${this.#tables.marker}
+           WHERE id = 1 AND json_valid(marker::VARCHAR) AND json_type(marker::VARCHAR) = 'OBJECT'`,
+        ))[0]
+      : undefined;
+    if (text === undefined) return { state: 'foreign', marker: null, objects };
+    return { state: 'owned', marker: JSON.parse(text), objects };
+  }
+
+  // --- bulk import ---
+
+  // Both go through DuckDB's appender, its fastest path from Node: rows fill typed data chunks of the vector
+  // size, and closing the appender writes and commits the batch.
+  async importProfiles(docs) {
+    await this.#append(this.#tables.profiles, docs, (doc) => PROFILE_FIELDS.map((field) => doc[field] ?? null));
+  }
+
+  async importRelations(edges) {
+    await this.#append(this.#tables.relations, edges, (edge) => [edge._from, edge._to]);
+  }
+
+  async createIndexes() {
+    await this.#pool.use(async (session) => {
+      for (const sql of createIndexesSql(this.#tables)) await session.exec(sql);
+    });
+  }
+
+  async counts() {
+    const { profiles, relations } = this.#tables;
+    const [row] = (await this.#read(
+      `SELECT (SELECT count(*) FROM ${profiles}), (SELECT count(*) FROM ${relations})`,
+    )).getRowsJS();
+    return { profiles: toCount(row[0]), relations: toCount(row[1]) };
+  }
+
+  #append(table, items, toRow) {
+    return this.#pool.use(async ({ connection }) => {
+      const appender = await connection.createAppender(table);
+      try {
+        const writer = DuckDBDataChunkWriter.forAppender(appender);
+        for (const item of items) writer.appendRow(toRow(item));
+        writer.flush();
+      } finally {
+        appender.closeSync();
+      }
+    });
+  }
+
+  // --- operations ---
+
+  async singleRead(key) {
+    const [doc] = rowsToDocuments(await this.#read(
+      `SELECT ${PROFILE_COLUMNS_SQL} FROM ${this.#tables.profiles} WHERE _key = $1`, [key],
+    ));
+    return doc ?? null;
+  }
+
+  async singleWrite(collection, doc) {
+    await insertDocument(this.#store, collection, doc);
+  }
+
+  async singleWriteSync(collection, doc) {
+    await insertDocument(this.#store, collection, doc);
+  }
+
+  async aggregation() {
+    const rows = (await this.#read(
+      `SELECT "AGE", count(*) FROM ${this.#tables.profiles} GROUP BY "AGE"`,
+    )).getRowsJS();
+    return Object.fromEntries(rows.map(([age, count]) => [String(age), toCount(count)]));
+  }
+
+  async neighbors(key) {
+    return firstColumn(await this.#read(this.#neighborsSql(), [key]));
+  }
+
+  async neighborsData(key) {
+    const sql = `SELECT ${PROFILE_COLUMNS_SQL} FROM ${this.#tables.profiles} WHERE _key IN (${this.#neighborsSql()})`;
+    return rowsToDocuments(await this.#read(sql, [key]));
+  }
+
+  async neighbors2(key) {
+    return firstColumn(await this.#read(this.#neighbors2Sql(), [key]));
+  }
+
+  async neighbors2data(key) {
+    const sql = `SELECT ${PROFILE_COLUMNS_SQL} FROM ${this.#tables.profiles} WHERE _key IN (${this.#neighbors2Sql()})`;
+    return rowsToDocuments(await this.#read(sql, [key]));
+  }
+
+  async shortestPath(from, to, maxDepth) {
+    if (from === to) return [from];
+    const path = firstColumn(await this.#read(shortestPathSql(this.#tables), { from, to, maxDepth }));
+    return path.length === 0 ? null : path;
+  }
+
+  #neighborsSql() {
+    return `SELECT DISTINCT _to FROM ${this.#tables.relations} WHERE _from = $1`;
+  }
+
+  // The first hop is an index lookup; DuckDB pushes its keys into the second hop's scan as a filter, which the
+  // _from index answers, so neither hop scans the relations.
+  #neighbors2Sql() {
+    const { relations } = this.#tables;
+    return `
+      SELECT _to FROM ${relations} WHERE _from = $1 AND _to <> $1
+      UNION
+      SELECT r2._to FROM ${relations} AS r1 JOIN ${relations} AS r2 ON r2._from = r1._to
+      WHERE r1._from = $1 AND r2._to <> $1
+    `;
+  }
+
+  // --- temporary collections ---
+
+  async createTempCollection(name) {
+    const table = this.#tables.temp(name);
+    await this.#pool.use(async (session) => {
+      for (const sql of createTempCollectionSql(table)) await session.exec(sql);
+    });
+  }
+
+  async dropTempCollection(name) {
+    const table = this.#tables.temp(name);
+    await this.#pool.use((session) => session.exec(`DROP TABLE IF EXISTS ${table}`));
+  }
+
+  async countDocuments(name) {
+    return toCount(firstColumn(await this.#read(`SELECT count(*) FROM ${this.#tables.temp(name)}`))[0]);
+  }
+
+  async readDocument(name, key) {
+    return getDocument(this.#store, name, key);
+  }
+
+  async readCollection(name) {
+    const docs = firstColumn(await this.#read(`SELECT doc FROM ${this.#tables.temp(name)}`));
+    return docs.map((doc) => JSON.parse(doc));
+  }
+
+  // --- the crud suite's document operations (crud.js) ---
+
+  async insertDocument(collection, doc) {
+    await insertDocument(this.#store, collection, doc);
+  }
+
+  async getDocument(collection, key) {
+    return getDocument(this.#store, collection, key);
+  }
+
+  async updateDocument(collection, key, doc) {
+    await updateDocument(this.#store, collection, key, doc);
+  }
+
+  async deleteDocument(collection, key) {
+    await deleteDocument(this.#store, collection, key);
+  }
+
+  // --- connection ---
+
+  get #connected() {
+    if (!this.#pool || this.#pool.closed) throw new Error('duckdb: not connected (call connect() first)');
+    return this.#pool;
+  }
+
+  #read(sql, values) {
+    return this.#connected.use((session) => session.read(sql, values));
+  }
+
+  // One statement in its own transaction (autocommit), sent again on a write-write conflict. Each attempt takes
+  // a connection anew, so the writer that won is not kept waiting behind this one.
+  async #write(sql, values) {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.#connected.use((session) => session.run(sql, values));
+      } catch (error) {
+        if (!CONFLICT.test(error.message) || attempt >= MAX_CONFLICT_ATTEMPTS || this.#pool.closed) throw error;
+      }
+    }
+  }
+}
+
+export function databaseFile(options) {
+  if (options.database == null && options.dataDir == null) {
+    throw new BenchError(ErrorCodes.USAGE, 'duckdb: needs a database file (--database) or a data directory');
+  }
+  return options.database ?? join(options.dataDir, 'duckdb', 'bench.duckdb');
+}
+
+// DuckDB's own worker threads, set explicitly: one per core the process may use.
+export function instanceConfig() {
+  return { threads: String(os.availableParallelism()) };
+}
