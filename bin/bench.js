@@ -24,6 +24,7 @@ import { DEFAULT_SEED } from '../datasets/scales.js';
 import { SERVER_FAMILIES } from '../server/index.js';
 import { SHAPES } from '../workloads/crud/documents.js';
 import { DISTRIBUTIONS } from '../workloads/mixed/keys.js';
+import { SIZES as QUERY_SIZES } from '../workloads/queries/data.js';
 import { DEFAULT_SUITE, SUITES, suiteIds } from '../workloads/index.js';
 import { checkPresetFlags, presetNames } from '../workloads/social/presets.js';
 
@@ -74,11 +75,12 @@ await yargs(hideBin(process.argv))
   .command('run', 'run the benchmark suite against one database (default: embedded SQLite)', (y) => y
     .options({
       ...dbOption,
-      suite: { type: 'string', choices: suiteIds(), default: DEFAULT_SUITE, describe: 'the benchmark family: social (the classic nosql-tests on Pokec), crud (individual inserts, gets, updates and deletes at rising concurrency) or mixed (reads and writes of the same documents at once, closed or open loop); see `bench list`' },
+      suite: { type: 'string', choices: suiteIds(), default: DEFAULT_SUITE, describe: 'the benchmark family: social (the classic nosql-tests on Pokec), crud (individual inserts, gets, updates and deletes at rising concurrency), mixed (reads and writes of the same documents at once, closed or open loop) or queries (the 32 query cases of the AQL shootout on 10k, 100k and 1M generated documents); see `bench list`' },
       workload: { type: 'string', default: 'all', describe: 'all, or a comma-separated list of the suite\'s workloads (see `bench list`)' },
-      runs: { type: 'number', describe: 'runs, each from a fresh connection', defaultDescription: `${SUITES.social.defaults.runs} (social), ${SUITES.crud.defaults.runs} (crud, mixed)` },
+      runs: { type: 'number', describe: 'runs, each from a fresh connection (queries: measured executions of each case and size, after one unmeasured warm-up, on one connection)', defaultDescription: `${SUITES.social.defaults.runs} (social, queries), ${SUITES.crud.defaults.runs} (crud, mixed)` },
       concurrency: { type: 'string', describe: 'operations in flight at once, the same for every database; pools are sized from it. crud, mixed: a comma-separated list of levels, each its own round', defaultDescription: `${SUITES.social.defaults.concurrency} (social), ${SUITES.crud.defaults.concurrency} (crud), ${SUITES.mixed.defaults.concurrency} (mixed)` },
       ops: { type: 'string', describe: 'crud: documents per phase; mixed: operations per workload; or a comma-separated list of counts', defaultDescription: `${SUITES.crud.defaults.ops} (crud), ${SUITES.mixed.defaults.ops} (mixed)` },
+      size: { type: 'string', describe: `queries: the collection sizes, a comma-separated list of ${Object.keys(QUERY_SIZES).join(', ')}`, defaultDescription: SUITES.queries.defaults.size.join(',') },
       shape: { type: 'string', choices: SHAPES, describe: 'crud, mixed: uniform documents (one shape for all), or varied (names, number and types of fields change per document)', defaultDescription: SUITES.crud.defaults.shape },
       sync: { type: 'boolean', describe: 'crud, mixed: each write with the database\'s durable acknowledgement (as singleWriteSync), instead of its default one', defaultDescription: 'false' },
       records: { type: 'number', describe: 'mixed: documents loaded (untimed) before each round', defaultDescription: String(SUITES.mixed.defaults.records) },
@@ -108,7 +110,8 @@ await yargs(hideBin(process.argv))
     .example('$0 run --suite crud --db postgresql --ops 10000,100000', 'inserts, gets, updates and deletes at concurrency 1 to 64, as ArangoDB vs CouchDB (2012)')
     .example('$0 run --suite crud --concurrency 1,8,64 --shape varied --sync', 'three levels, documents of varied shapes, durable writes')
     .example('$0 run --suite mixed --db postgresql --workload 95-5 --rate 1000,2000,4000', 'open loop at three rates: latency against achieved throughput')
-    .example('$0 run --suite mixed --db postgresql --workload read-only --clients 4', 'the operations from four client processes: past what one Node.js process can send'), command(runCommand))
+    .example('$0 run --suite mixed --db postgresql --workload read-only --clients 4', 'the operations from four client processes: past what one Node.js process can send')
+    .example('$0 run --suite queries --db postgresql --size 10k,100k', 'the AQL shootout\'s query cases, 5 runs each after a warm-up, every answer checked'), command(runCommand))
   .command('import', 'import the dataset alone (again, even when the database holds it) and record its duration, throughput and counts', (y) => y
     .options({
       ...dbOption,

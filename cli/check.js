@@ -14,11 +14,13 @@ import { createProgress } from './progress.js';
 import { ExitCodes } from './exit-codes.js';
 
 export const CHECK_SCALE = 'tiny';
-// The other suites' sizes in a check: every phase and workload at two levels or one, in seconds.
+// The other suites' sizes in a check: every phase and workload at two levels or one, every query case on 1,000
+// documents, in seconds.
 const CHECK_SETTINGS = Object.freeze({
   social: {},
   crud: { ops: [200], concurrency: [1, 4] },
   mixed: { records: 200, ops: [1000], concurrency: [4] },
+  queries: { size: ['1k'], concurrency: [1] },
 });
 
 // { failed, notRun, unreachable }: after a case that could not connect, the others are not run.

@@ -58,6 +58,8 @@ export function addWorkload(result, workload, supported) {
       runs: [],
       summary: null,
       resources: null,
+      // Why the database cannot express it, where its adapter says (description.unsupported).
+      ...(workload.unsupported ? { reason: workload.unsupported } : {}),
     };
   result.workloads[workload.name] = workload.params ? { ...entry, params: workload.params } : entry;
 }
@@ -78,6 +80,8 @@ export function recordRun(result, name, run) {
       resources: run.resources ?? null,
       // An open-loop run: its target and achieved rates (runner/open-loop.js).
       ...(run.openLoop ? { openLoop: run.openLoop } : {}),
+      // The rows a query returned (the queries suite).
+      ...(run.rows !== undefined ? { rows: run.rows } : {}),
     });
   } else {
     entry.runs.push({

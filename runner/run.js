@@ -65,8 +65,18 @@ async function runWorkload({
 }) {
   const { workload, params } = step;
   if (workload.setup) await workload.setup(adapter, params);
+  const call = params ? (target, input) => workload.call(target, input, params) : workload.call;
+  // Unmeasured executions first (the queries suite's warm-up), under the same stall bound; an error in one fails
+  // the step.
+  for (let warmup = 0; warmup < (step.warmups ?? 0); warmup += 1) {
+    const warm = await execute({
+      inputs, call, adapter, concurrency: round.concurrency, signal, stallTimeoutMs: config.stallTimeoutMs,
+    });
+    if (warm.aborted) return null;
+    if (warm.errors.length > 0) throw new Error(`warm-up: ${warm.errors[0].error.message}`);
+  }
   const clients = config.clients > 1 ? await clientsOf(step, inputs) : null;
-  const bar = progress?.bar(`${round.label} ${step.key}`, inputs.length);
+  const bar = progress?.bar(step.label ?? `${round.label} ${step.key}`, inputs.length);
   const onProgress = bar ? (done) => bar.update(done) : undefined;
   let outcome;
   const meter = await measureRun(server);
@@ -74,7 +84,7 @@ async function runWorkload({
     const executor = params?.rate ? executeOpenLoop : execute;
     outcome = clients ? await clients.run({ signal, onProgress }) : await executor({
       inputs,
-      call: params ? (target, input) => workload.call(target, input, params) : workload.call,
+      call,
       adapter,
       concurrency: round.concurrency,
       rate: params?.rate,
@@ -90,7 +100,7 @@ async function runWorkload({
   }
   if (outcome.aborted) return null;
 
-  const { run } = round;
+  const run = step.run ?? round.run;
   const record = { run, ops: inputs.length, ms: outcome.wallMs, resources: usage.resources };
   if (outcome.openLoop) record.openLoop = outcome.openLoop;
   if (outcome.errors.length > 0) {
@@ -105,7 +115,7 @@ async function runWorkload({
     const failures = await workload.check(expected, inputs, outcome.answers, adapter, params, outcome.times);
     record.valid = failures.length === 0;
     if (record.valid) {
-      Object.assign(record, outcome.latency ?? summarizeLatencies(outcome.latencies));
+      Object.assign(record, outcome.latency ?? summarizeLatencies(outcome.latencies), workload.tally?.(inputs, outcome.answers));
     } else {
       record.errors = 0;
       record.failed = failures.length;
@@ -153,7 +163,8 @@ function planEntries(rounds) {
 
 // One round: a fresh connection with a pool of the round's concurrency, the round's own setup, its steps in
 // order, its teardown. In a chained round (each step works on what the one before stored) a failed step leaves
-// the later ones unmeasured, each recorded as failed with the reason.
+// the later ones unmeasured, each recorded as failed with the reason. A stalled step ends the whole benchmark
+// (every later step would stall too), unless the round says `stallFailsRound`: then it ends the round alone.
 async function runRound({
   round, result, description, adapterOptions, expected, inputs, config, signal, progress, server, suiteId,
 }) {
@@ -177,7 +188,7 @@ async function runRound({
       if (signal?.aborted) break;
       if (!result.workloads[step.key].supported) continue;
       if (broken) {
-        recordRun(result, step.key, failedRecord(round.run, new Error(`not run: ${broken} failed before it in this round`), null));
+        recordRun(result, step.key, failedRecord(step.run ?? round.run, new Error(`not run: ${broken} failed before it in this round`), null));
         continue;
       }
       let record;
@@ -187,10 +198,10 @@ async function runRound({
           step, adapter, inputs: inputs(step), expected, round, config, signal, progress, server, usage, clientsOf,
         });
       } catch (error) {
-        recordRun(result, step.key, failedRecord(round.run, error, usage.resources));
+        recordRun(result, step.key, failedRecord(step.run ?? round.run, error, usage.resources));
         // A stalled server will stall every following workload too.
-        if (error.code === ErrorCodes.TIMEOUT) throw error;
-        if (round.chained) broken = step.key;
+        if (error.code === ErrorCodes.TIMEOUT && !round.stallFailsRound) throw error;
+        if (round.chained || error.code === ErrorCodes.TIMEOUT) broken = step.key;
         continue;
       }
       if (record) {
@@ -224,7 +235,9 @@ export async function runBenchmark({
       server: server && { pid: server.pid, source: server.source },
     });
     for (const step of planEntries(rounds)) {
-      addWorkload(result, { ...step.workload, name: step.key, params: step.params }, isSupported(description, step.workload));
+      addWorkload(result, {
+        ...step.workload, name: step.key, params: step.params, unsupported: description.unsupported?.[step.workload.operation],
+      }, isSupported(description, step.workload));
     }
     const loaded = await loadMeasured({
       suite, adapter: setupAdapter, description, options: adapterOptions, data: dataset, reimport, progress, server,

@@ -4,8 +4,9 @@ import { usageError } from '../core/errors.js';
 import social from './social/suite.js';
 import crud from './crud/suite.js';
 import mixed from './mixed/suite.js';
+import queries from './queries/suite.js';
 
-export const SUITES = Object.freeze({ social, crud, mixed });
+export const SUITES = Object.freeze({ social, crud, mixed, queries });
 export const DEFAULT_SUITE = 'social';
 
 export function suiteIds() {

@@ -1,3 +1,4 @@
+import { CASE_NAMES } from '../../workloads/queries/cases.js';
 import { MemoryAdapter } from './store.js';
 
 export default {
@@ -7,7 +8,7 @@ export default {
   driver: null,
   supports: ['singleRead', 'singleWrite', 'singleWriteSync', 'aggregation',
     'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath',
-    'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument'],
+    'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument', ...CASE_NAMES],
   durability: {
     singleWrite: 'none: documents live in process memory only.',
     singleWriteSync: 'none: identical to singleWrite; there is nothing to make durable.',

@@ -3,6 +3,7 @@
 // the runner reports on top of them is the runner's.
 import { BenchError, ErrorCodes } from '../../core/errors.js';
 import { deleteDocument, getDocument, insertDocument, updateDocument } from './crud.js';
+import { CASES, createCollection, importDocuments, indexCollection } from './queries.js';
 
 // Stores outlive adapter instances, as a server's data outlives its connections: each run of a
 // benchmark connects afresh and must find the imported dataset.
@@ -18,7 +19,9 @@ function database(name) {
 }
 
 function emptyNamespace() {
-  return { marker: null, profiles: new Map(), out: new Map(), relations: 0, temp: new Map(), indexed: false };
+  return {
+    marker: null, profiles: new Map(), out: new Map(), relations: 0, temp: new Map(), queries: new Map(), indexed: false,
+  };
 }
 
 export class MemoryAdapter {
@@ -170,6 +173,39 @@ export class MemoryAdapter {
 
   async deleteDocument(collection, key) {
     deleteDocument(this.#temp(collection), key);
+  }
+
+  // --- the queries suite (queries.js) ---
+
+  #queryCollection(name) {
+    const collection = this.#ns().queries.get(name);
+    if (!collection) throw new Error(`memory adapter: no query collection "${name}"`);
+    return collection;
+  }
+
+  async createQueryCollection(name) {
+    this.#ns().queries.set(name, createCollection());
+  }
+
+  async importQueryDocuments(name, docs) {
+    importDocuments(this.#queryCollection(name), docs);
+  }
+
+  async indexQueryCollection(name) {
+    indexCollection(this.#queryCollection(name));
+  }
+
+  async countQueryDocuments(name) {
+    return this.#ns().queries.get(name)?.documents.length ?? 0;
+  }
+
+  async dropQueryCollection(name) {
+    this.#ns().queries.delete(name);
+  }
+
+  async query(caseName, name, params) {
+    if (!Object.hasOwn(CASES, caseName)) throw new Error(`memory adapter: unknown query case ${caseName}`);
+    return CASES[caseName](this.#queryCollection(name), params);
   }
 
   async aggregation() {

@@ -4,6 +4,9 @@ import Database from 'better-sqlite3';
 import { BenchError, ErrorCodes } from '../../core/errors.js';
 import { deleteDocument, getDocument, insertDocument, updateDocument } from './crud.js';
 import {
+  countDocuments as countQueryDocuments, createCollection, dropCollection, importDocuments, indexCollection, runQuery,
+} from './queries.js';
+import {
   createIndexesSql,
   createTablesSql,
   createTempCollectionSql,
@@ -30,6 +33,14 @@ export class SqliteAdapter {
     statement: (sql) => this.#statement(sql),
     table: (name) => this.#tables.temp(name),
     write: (durable, work) => this.#write(durable, work),
+  };
+  // What queries.js needs: a query collection is a temporary table of its own (`<ns>_tmp_q_values10k`), so the
+  // namespace's reset and drop remove it with the others.
+  #queryStore = {
+    statement: (sql) => this.#statement(sql),
+    exec: (sql) => this.#connection.exec(sql),
+    bulk: (work) => this.#bulk(work),
+    table: (name) => this.#tables.temp(`q_${name}`),
   };
 
   constructor(options) {
@@ -301,6 +312,32 @@ export class SqliteAdapter {
 
   async deleteDocument(collection, key, options) {
     deleteDocument(this.#store, collection, key, options);
+  }
+
+  // --- the queries suite (queries.js) ---
+
+  async createQueryCollection(name) {
+    createCollection(this.#queryStore, name);
+  }
+
+  async importQueryDocuments(name, docs) {
+    importDocuments(this.#queryStore, name, docs);
+  }
+
+  async indexQueryCollection(name) {
+    indexCollection(this.#queryStore, name);
+  }
+
+  async countQueryDocuments(name) {
+    return countQueryDocuments(this.#queryStore, name);
+  }
+
+  async dropQueryCollection(name) {
+    dropCollection(this.#queryStore, name);
+  }
+
+  async query(caseName, name, params) {
+    return runQuery(this.#queryStore, caseName, name, params);
   }
 
   // --- connection ---

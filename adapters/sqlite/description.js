@@ -1,4 +1,5 @@
 import { SqliteAdapter } from './adapter.js';
+import { CASE_NAMES } from './queries.js';
 import { dropNamespace, plantForeign } from './test-support.js';
 
 export default {
@@ -8,7 +9,7 @@ export default {
   driver: 'better-sqlite3',
   supports: ['singleRead', 'singleWrite', 'singleWriteSync', 'aggregation',
              'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath',
-             'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument'],
+             'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument', ...CASE_NAMES],
   durability: {
     singleWrite: 'WAL journal, synchronous=NORMAL: survives a process crash, not a power loss.',
     singleWriteSync: 'WAL journal, synchronous=FULL: fsync on every commit.',

@@ -7,14 +7,16 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { ErrorCodes } from '../../core/errors.js';
 import { documentDifference, histogramDifference, keySetDifference } from '../../workloads/compare.js';
 import { crudCases } from './crud.js';
+import { QUERY_METHODS, queryCases } from './queries.js';
+import { CASE_NAMES } from '../../workloads/queries/cases.js';
 import { AGE_HISTOGRAM, FULL_DOCUMENT, NEIGHBORS, NEIGHBORS2, PATHS, PROFILES, RELATIONS } from './fixture.js';
 
 export const OPERATIONS = ['singleRead', 'singleWrite', 'singleWriteSync', 'aggregation', 'neighbors',
   'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath',
-  'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument'];
+  'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument', ...CASE_NAMES];
 const CRUD_OPERATIONS = ['insertDocument', 'getDocument', 'updateDocument', 'deleteDocument'];
 // The bulk import: required of an adapter that offers any operation on the imported dataset, not of one that
-// offers the crud suite's document operations alone.
+// offers the crud suite's document operations (or query cases) alone.
 const IMPORT = ['importProfiles', 'importRelations', 'createIndexes', 'counts'];
 const LIFECYCLE = ['connect', 'close', 'serverVersion', 'warmup', 'inspectNamespace', 'resetNamespace', 'writeMarker',
   'createTempCollection', 'dropTempCollection', 'countDocuments', 'readDocument', 'readCollection'];
@@ -99,7 +101,8 @@ function startLoad(adapter, supports, collection, count) {
 // 'import' case and reused by the read-only cases after it, so cases run in order.
 export function conformanceCases(description) {
   const supports = (operation) => description.supports.includes(operation);
-  const imports = description.supports.some((operation) => !CRUD_OPERATIONS.includes(operation));
+  const imports = description.supports.some((operation) => !CRUD_OPERATIONS.includes(operation) && !CASE_NAMES.includes(operation));
+  const queries = description.supports.some((operation) => CASE_NAMES.includes(operation));
   const noImport = 'the adapter imports no dataset: it offers only the crud suite\'s document operations';
   const cases = [];
   const add = (name, run, skip = false) => cases.push({ name, run, skip });
@@ -115,7 +118,8 @@ export function conformanceCases(description) {
       if (supports(write)) assert.equal(typeof description.durability?.[write], 'string', `durability.${write} is stated`);
     }
     const adapter = description.create(options);
-    for (const method of [...LIFECYCLE, ...(imports ? IMPORT : []), ...description.supports]) {
+    const operations = description.supports.filter((operation) => !CASE_NAMES.includes(operation));
+    for (const method of [...LIFECYCLE, ...(imports ? IMPORT : []), ...(queries ? QUERY_METHODS : []), ...operations]) {
       assert.equal(typeof adapter[method], 'function', `the adapter implements ${method}()`);
     }
   });
@@ -306,6 +310,9 @@ export function conformanceCases(description) {
 
   // The crud suite's document operations, each case skipped unless the operations it calls are supported.
   cases.push(...crudCases(description, { withAdapter, assertNoDifference }));
+
+  // The queries suite's collection and cases, skipped unless some case is supported.
+  cases.push(...queryCases(description, { withAdapter }));
 
   // A stall or Ctrl-C closes the adapter while operations run; with an asynchronous native driver, freeing the
   // database under a running statement is how a process crashes. Closed at once, and after the first answer.

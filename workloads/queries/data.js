@@ -1,0 +1,50 @@
+// The queries suite's data: generated, deterministic, the documents of the 2015 AQL shootout. Document i
+// (0 <= i < n) is
+//   { _key: "test" + i, value1: i, value2: "test" + i, value3: i, value4: "test" + i,
+//     value5: i, value6: "test" + i, value7: i % GROUPS, value8: "test" + (i % GROUPS) }
+// value1 and value2 carry an equality (hash) index, value3 and value4 a sorted (B-tree, skiplist) index, value5
+// to value8 none. value1 to value6 are unique; value7 and value8 repeat, GROUPS distinct values each.
+import { usageError } from '../../core/errors.js';
+
+export const GROUPS = 100;
+// The sizes a run may name; the shootout's three are the default. 1k serves quick checks (`bench check`, CI).
+export const SIZES = Object.freeze({ '1k': 1_000, '10k': 10_000, '100k': 100_000, '1M': 1_000_000 });
+export const DEFAULT_SIZES = Object.freeze(['10k', '100k', '1M']);
+// Bumped whenever the documents or the collections' layout change, so that a stored collection of an older
+// generation is loaded again instead of reused.
+export const GENERATION = 1;
+
+export const INDEXES = Object.freeze({
+  hash: Object.freeze(['value1', 'value2']),
+  sorted: Object.freeze(['value3', 'value4']),
+});
+
+export function queryDocument(i) {
+  const text = `test${i}`;
+  const group = i % GROUPS;
+  return {
+    _key: text, value1: i, value2: text, value3: i, value4: text, value5: i, value6: text, value7: group, value8: `test${group}`,
+  };
+}
+
+// The collection of one size in the namespace: `values10k`, `values1m` (letters and digits, lower case, so that
+// every database stores the name as given).
+export function collectionName(size) {
+  return `values${size.toLowerCase()}`;
+}
+
+// `--size 10k,1M` → ['10k', '1M'], in the order given, each once; anything else is a usage error (exit 2).
+export function parseSizes(value) {
+  const given = String(value).split(',').map((part) => part.trim()).filter((part) => part.length > 0);
+  const valid = Object.keys(SIZES);
+  const unknown = given.filter((size) => !Object.hasOwn(SIZES, size));
+  if (given.length === 0 || unknown.length > 0) {
+    throw usageError(`--size must be a comma-separated list of ${valid.join(', ')}; got ${JSON.stringify(String(value))}`);
+  }
+  return [...new Set(given)];
+}
+
+// Documents [from, to) of a collection, as the loader sends them in batches.
+export function queryDocuments(from, to) {
+  return Array.from({ length: to - from }, (_, k) => queryDocument(from + k));
+}
