@@ -6,6 +6,9 @@ import { openDriver, sessionConfig } from './connection.js';
 import { crudStatements, deleteDocument, getDocument, insertDocument, updateDocument } from './crud.js';
 import { toProperties } from './documents.js';
 import { deleteNamespace, deleteNodes, dropSchema, inspectNamespace } from './namespace.js';
+import {
+  countDocuments as countQueryDocuments, createCollection, dropCollection, importDocuments, indexCollection, runQuery,
+} from './queries.js';
 import { namespaceNames, quote } from './schema.js';
 
 // Server settings that change results, reported with every run.
@@ -283,6 +286,38 @@ export class Neo4jAdapter {
 
   #crudStore(collection) {
     return { run: this.#result, statements: this.#temp(collection) };
+  }
+
+  // --- the queries suite (queries.js) ---
+
+  async createQueryCollection(name) {
+    await createCollection(this.#queryStore, name);
+  }
+
+  async importQueryDocuments(name, docs) {
+    await importDocuments(this.#queryStore, name, docs);
+  }
+
+  async indexQueryCollection(name) {
+    await indexCollection(this.#queryStore, name);
+  }
+
+  async countQueryDocuments(name) {
+    return countQueryDocuments(this.#queryStore, name);
+  }
+
+  async dropQueryCollection(name) {
+    await dropCollection(this.#queryStore, name);
+  }
+
+  async query(caseName, name, params) {
+    return runQuery(this.#queryStore, caseName, name, params);
+  }
+
+  // What queries.js needs: a query collection is a temporary collection's label (`<ns>_tmp_q_values10k`), so the
+  // namespace's reset and drop delete it with the others.
+  get #queryStore() {
+    return { read: (query, params) => this.#run(query, params), write: this.#runner, names: this.#names };
   }
 
   // --- temporary collections ---

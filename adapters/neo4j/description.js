@@ -1,5 +1,6 @@
 import { Neo4jAdapter } from './adapter.js';
 import { PASSWORD_ENV } from './connection.js';
+import { CASE_NAMES } from './queries.js';
 import { dropNamespace, plantForeign } from './test-support.js';
 
 const COMMIT = 'One auto-commit transaction, acknowledged after its commit record is flushed to the transaction '
@@ -12,7 +13,7 @@ export default {
   driver: 'neo4j-driver',
   supports: ['singleRead', 'singleWrite', 'singleWriteSync', 'aggregation',
              'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath',
-             'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument'],
+             'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument', ...CASE_NAMES],
   durability: {
     singleWrite: `${COMMIT} Neo4j has no weaker acknowledgement, so this is the same durable commit as `
       + 'singleWriteSync.',

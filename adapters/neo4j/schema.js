@@ -53,8 +53,9 @@ export function namespaceNames(namespace) {
       const label = `${tempPrefix}${name}`;
       return { label, quoted: quote(label), keyConstraint: `${label}_key` };
     },
-    // Whether a label, or a constraint or index name, listed by the server belongs to the namespace.
+    // Whether a label, or a constraint or index name, listed by the server belongs to the namespace. A temporary
+    // or query collection names its constraint and indexes after its label.
     ownsLabel: (label) => label === profile || label === marker || label.startsWith(tempPrefix),
-    ownsSchemaName: (name) => name === profileKeyConstraint || (name.startsWith(tempPrefix) && name.endsWith('_key')),
+    ownsSchemaName: (name) => name === profileKeyConstraint || name.startsWith(tempPrefix),
   };
 }
