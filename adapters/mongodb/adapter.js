@@ -12,7 +12,7 @@ import {
 import {
   agePipeline, cursorOptions, neighbors2Pipeline, neighbors2dataPipeline, neighborsDataPipeline, relationQueries,
   warmupIndexScans, warmupProfilesPipeline,
-} from './queries.js';
+} from './social.js';
 import { readSettings } from './settings.js';
 
 // How counts() counts a collection: exactly (countDocuments reads every document, or index entry), or from the

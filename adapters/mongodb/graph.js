@@ -1,5 +1,5 @@
 // The shortest-path search, driven from Node one level at a time: each level is one server-side query (see
-// queries.js) for the whole frontier, and only this search's frontiers and visited nodes are held here, never
+// social.js) for the whole frontier, and only this search's frontiers and visited nodes are held here, never
 // the graph. It takes the queries as an interface, so the same code runs against MongoDB and, in the unit tests,
 // against an in-memory stub of these query functions.
 //

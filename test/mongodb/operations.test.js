@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { MongoClient } from 'mongodb';
 import { clientOptions, connectionUrl } from '../../adapters/mongodb/connection.js';
 import mongodb from '../../adapters/mongodb/description.js';
-import { IN_SLICE } from '../../adapters/mongodb/queries.js';
+import { IN_SLICE } from '../../adapters/mongodb/social.js';
 import { ErrorCodes } from '../../core/errors.js';
 import { documentDifference, keySetDifference } from '../../workloads/compare.js';
 import { serverTarget } from '../helpers/servers.js';

@@ -1,4 +1,4 @@
-// The mongodb adapter's neighbourhood pipelines (adapters/mongodb/queries.js), run through an evaluator of the
+// The mongodb adapter's neighbourhood pipelines (adapters/mongodb/social.js), run through an evaluator of the
 // few stages they use (pipeline-evaluator.js, written from MongoDB's documented semantics; not MongoDB), on
 // hand-checked graphs and on random graphs checked against a plain breadth-first search. What a real server
 // answers is tested by operations.test.js and the conformance suite when BENCH_MONGODB_URL names one.
@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { fromStored, toStored, toStoredRelation } from '../../adapters/mongodb/documents.js';
 import { COLLECTIONS } from '../../adapters/mongodb/namespace.js';
-import { neighbors2Pipeline, neighbors2dataPipeline, neighborsDataPipeline } from '../../adapters/mongodb/queries.js';
+import { neighbors2Pipeline, neighbors2dataPipeline, neighborsDataPipeline } from '../../adapters/mongodb/social.js';
 import { documentDifference, keySetDifference } from '../../workloads/compare.js';
 import { FULL_DOCUMENT, NEIGHBORS, NEIGHBORS2, PROFILES, RELATIONS } from '../conformance/fixture.js';
 import { mulberry32, neighbours, randomGraph, twoHopNeighbours } from '../helpers/graphs.js';

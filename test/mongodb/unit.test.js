@@ -14,7 +14,7 @@ import {
 import {
   BATCH_SIZE, IN_SLICE, agePipeline, cursorOptions, neighbors2Pipeline, neighbors2dataPipeline, neighborsDataPipeline,
   relationQueries, relationsFind, slices, warmupIndexScans, warmupProfilesPipeline,
-} from '../../adapters/mongodb/queries.js';
+} from '../../adapters/mongodb/social.js';
 import * as crud from '../../adapters/mongodb/crud.js';
 import { flattenSettings, topologyOf } from '../../adapters/mongodb/settings.js';
 import { ErrorCodes } from '../../core/errors.js';
