@@ -8,12 +8,13 @@ import {
 import { deleteDocument, getDocument, insertDocument, updateDocument } from './crud.js';
 import {
   ADAPTER_ID, COLLECTIONS, MARKER_KEY, ageHistogram, boundedPath, contractDocument, databaseName, edgeDocument,
-  markerOf, strangers, tempCollectionName, writeOptions,
+  markerOf, queryCollectionName, strangers, tempCollectionName, writeOptions,
 } from './model.js';
+import * as queries from './queries.js';
 import {
   aggregationQuery, neighbors2Query, neighbors2dataQuery, neighborsDataQuery, neighborsQuery, readCollectionQuery,
   shortestPathQuery, warmupQuery,
-} from './queries.js';
+} from './social.js';
 
 // cache: a server with the AQL query results cache switched on would otherwise answer a repeated query from the
 // cache. batchSize: the server's default of 1,000 documents per batch would cost a round trip per thousand on a
@@ -34,6 +35,16 @@ export class ArangoAdapter {
   #home = null;
   // The namespace's database, on the same connection and request pool.
   #database = null;
+  // What queries.js needs: a query collection is a collection `q_<name>` of the namespace's database, so the
+  // reset drops it with the others.
+  #queryStore = {
+    collectionName: (name) => queryCollectionName(name),
+    collection: (name) => this.#collection(queryCollectionName(name)),
+    create: (name) => this.#createCollection(queryCollectionName(name), CollectionType.DOCUMENT_COLLECTION),
+    drop: (name) => this.#dropCollection(queryCollectionName(name)),
+    import: (name, docs) => this.#import(queryCollectionName(name), docs),
+    all: (query) => this.#all(query),
+  };
 
   constructor(options) {
     this.#options = options;
@@ -302,6 +313,32 @@ export class ArangoAdapter {
 
   async deleteDocument(collection, key, options) {
     await deleteDocument(this.#collection(tempCollectionName(collection)), key, options);
+  }
+
+  // --- the queries suite (queries.js) ---
+
+  async createQueryCollection(name) {
+    await queries.createCollection(this.#queryStore, name);
+  }
+
+  async importQueryDocuments(name, docs) {
+    await queries.importDocuments(this.#queryStore, name, docs);
+  }
+
+  async indexQueryCollection(name) {
+    await queries.indexCollection(this.#queryStore, name);
+  }
+
+  async countQueryDocuments(name) {
+    return queries.countDocuments(this.#queryStore, name);
+  }
+
+  async dropQueryCollection(name) {
+    await queries.dropCollection(this.#queryStore, name);
+  }
+
+  async query(caseName, name, params) {
+    return queries.runQuery(this.#queryStore, caseName, name, params);
   }
 
   // --- connection ---

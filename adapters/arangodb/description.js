@@ -1,6 +1,7 @@
 import { ArangoAdapter } from './adapter.js';
 import { PASSWORD_ENV } from './connection.js';
 import { ADAPTER_ID } from './model.js';
+import { CASE_NAMES } from './queries.js';
 import { dropNamespace, plantForeign } from './test-support.js';
 
 export default {
@@ -10,7 +11,7 @@ export default {
   driver: 'arangojs',
   supports: ['singleRead', 'singleWrite', 'singleWriteSync', 'aggregation',
              'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath',
-             'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument'],
+             'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument', ...CASE_NAMES],
   durability: {
     singleWrite: 'Document insert with waitForSync=false (RocksDB engine): acknowledged once written to the '
       + 'write-ahead log, before the log is fsynced; it survives a crash of arangod, but an OS crash or a power '

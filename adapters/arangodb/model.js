@@ -1,12 +1,14 @@
 // The data model: one ArangoDB database per namespace, holding the document collection `profiles`, the edge
-// collection `relations`, the marker and the temporary collections; and the conversions between the contract's
-// documents and relations and what ArangoDB stores.
+// collection `relations`, the marker, the temporary collections and the queries suite's collections; and the
+// conversions between the contract's documents and relations and what ArangoDB stores.
 import { BenchError, ErrorCodes } from '../../core/errors.js';
 
 export const ADAPTER_ID = 'arangodb';
 
 export const COLLECTIONS = Object.freeze({ profiles: 'profiles', relations: 'relations', marker: 'marker' });
 export const TEMP_PREFIX = 'tmp_';
+// The queries suite's collections (`q_values10k`), kept between runs, unlike the temporary ones.
+export const QUERY_PREFIX = 'q_';
 // The one document of the marker collection; the harness's marker is its `marker` attribute, so no field of the
 // marker can clash with ArangoDB's system attributes.
 export const MARKER_KEY = 'marker';
@@ -34,9 +36,18 @@ export function tempCollectionName(name) {
   return collection;
 }
 
+export function queryCollectionName(name) {
+  const collection = `${QUERY_PREFIX}${name}`;
+  if (typeof name !== 'string' || !TEMP_NAME.test(name) || !COLLECTION_NAME.test(collection)) {
+    throw new BenchError(ErrorCodes.USAGE, `${ADAPTER_ID}: query collection name ${JSON.stringify(name)} is not `
+      + `allowed (letters, digits, _ or -, at most ${256 - QUERY_PREFIX.length} characters)`);
+  }
+  return collection;
+}
+
 // The collections resetNamespace may drop: its own names only.
 export function isOwnCollection(name) {
-  return Object.values(COLLECTIONS).includes(name) || name.startsWith(TEMP_PREFIX);
+  return Object.values(COLLECTIONS).includes(name) || name.startsWith(TEMP_PREFIX) || name.startsWith(QUERY_PREFIX);
 }
 
 // What an owned namespace holds that db-shootout did not create, as "collection x", "view y", "graph z".

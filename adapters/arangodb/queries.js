@@ -1,59 +1,140 @@
-// The AQL of the operations, each executed by the server as one query. Collection names are the model's fixed
-// names; every input is a bind parameter. Each builder returns the `{ query, bindVars }` that db.query() takes.
-import { COLLECTIONS, profileId } from './model.js';
+// The queries suite in AQL, in the shapes of the 2015 shootout's script: one collection per size (`q_values10k`),
+// the documents stored as given (`_key` is the document key), and each case one AQL query run by the server, its
+// collection bound as @@c and every input as a bind parameter. What the adapter lends, `store`:
+//   collectionName(name)  the ArangoDB collection of the query collection `name` (checked)
+//   collection(name)      the arangojs collection of that name
+//   create(name)          creates the empty document collection `name`
+//   drop(name)            drops it; nothing when it does not exist
+//   import(name, docs)    one request of the bulk import API
+//   all({ query, bindVars })  runs a query and resolves every row of its result
+import { ARANGO_ERRORS, isArangoErrorNumber } from './connection.js';
+import { ADAPTER_ID } from './model.js';
 
-const { profiles, relations } = COLLECTIONS;
+// ArangoDB's RocksDB engine has one kind of secondary index, the persistent one (sorted, RocksDB): `hash` and
+// `skiplist` are its deprecated aliases since 3.7. The equality indexes put an in-memory hash cache in front of
+// it (cacheEnabled), the server's own form of a hash lookup; the sorted ones are the plain persistent index.
+export const INDEXES = Object.freeze([
+  { name: 'value1', type: 'persistent', fields: ['value1'], cacheEnabled: true },
+  { name: 'value2', type: 'persistent', fields: ['value2'], cacheEnabled: true },
+  { name: 'value3', type: 'persistent', fields: ['value3'] },
+  { name: 'value4', type: 'persistent', fields: ['value4'] },
+].map((index) => Object.freeze(index)));
 
-// Documents leave the server in the contract's shape: ArangoDB's _id and _rev are removed, _key stays.
+// A document leaves the server in the contract's shape: without the system attributes `_id` and `_rev`.
 const DOCUMENT = (variable) => `UNSET(${variable}, '_id', '_rev')`;
+// Attribute names reach a query only from this list, as `c.<name>`; everything else is a bind parameter.
+const FIELDS = ['_key', 'value1', 'value2', 'value3', 'value4', 'value5', 'value6', 'value7', 'value8'];
 
-// The _to handles of the relations with _from = @start: a lookup in the edge index, which ArangoDB keeps on _from
-// and _to of every edge collection. No profile document is read.
-const OUTBOUND_IDS = `FOR e IN ${relations} FILTER e._from == @start RETURN DISTINCT e._to`;
+function field(name) {
+  if (!FIELDS.includes(name)) throw new Error(`${ADAPTER_ID}: ${JSON.stringify(name)} is not a field of the query documents`);
+  return name;
+}
 
-// Breadth-first, every vertex at most once (global uniqueness requires order 'bfs'), so each vertex within two
-// hops is emitted once, at its distance. The start vertex is filtered out, whether or not the traversal would
-// reach it again.
-const WITHIN_TWO_HOPS = `WITH ${profiles}
-  FOR v IN 1..2 OUTBOUND @start ${relations}
-  OPTIONS { order: 'bfs', uniqueVertices: 'global' }
-  FILTER v._id != @start`;
-
-const QUERIES = Object.freeze({
-  aggregation: `FOR p IN ${profiles} COLLECT age = p.AGE WITH COUNT INTO n RETURN [age, n]`,
-  neighbors: `FOR e IN ${relations} FILTER e._from == @start RETURN DISTINCT PARSE_IDENTIFIER(e._to).key`,
-  // Primary-index lookups of the neighbours' handles; a relation to oneself makes one a neighbour of oneself,
-  // as in the reference.
-  neighborsData: `LET ids = (${OUTBOUND_IDS})
-  FOR p IN ${profiles} FILTER p._id IN ids RETURN ${DOCUMENT('p')}`,
-  neighbors2: `${WITHIN_TWO_HOPS} RETURN v._key`,
-  neighbors2data: `${WITHIN_TWO_HOPS} RETURN ${DOCUMENT('v')}`,
-  shortestPath: `WITH ${profiles}
-  FOR v IN OUTBOUND SHORTEST_PATH @from TO @to ${relations} RETURN v._key`,
-  // Reads every profile document whole (LENGTH of a document counts its attributes).
-  warmup: `FOR p IN ${profiles} COLLECT AGGREGATE attributes = SUM(LENGTH(p)) RETURN attributes`,
-  // Every stored document as it is; the adapter strips the system attributes as it does for a single read.
-  readCollection: 'FOR d IN @@collection RETURN d',
+// A self-join: for each document c1, the documents c2 with the same attribute (the optimizer looks each one up in
+// the index of that attribute), c1 returned once per match.
+const join = (attribute) => ({
+  query: `FOR c1 IN @@c FOR c2 IN @@c FILTER c1.${attribute} == c2.${attribute} RETURN ${DOCUMENT('c1')}`,
 });
 
-export const aggregationQuery = () => ({ query: QUERIES.aggregation, bindVars: {} });
-
-export const neighborsQuery = (key) => ({ query: QUERIES.neighbors, bindVars: { start: profileId(key) } });
-
-export const neighborsDataQuery = (key) => ({ query: QUERIES.neighborsData, bindVars: { start: profileId(key) } });
-
-export const neighbors2Query = (key) => ({ query: QUERIES.neighbors2, bindVars: { start: profileId(key) } });
-
-export const neighbors2dataQuery = (key) => ({ query: QUERIES.neighbors2data, bindVars: { start: profileId(key) } });
-
-export const shortestPathQuery = (from, to) => ({
-  query: QUERIES.shortestPath,
-  bindVars: { from: profileId(from), to: profileId(to) },
+// One IN list, bound as an array: the optimizer looks each value up in the attribute's index.
+const lookup = ({ attribute, values }) => ({
+  query: `FOR c IN @@c FILTER c.${field(attribute)} IN @values RETURN ${DOCUMENT('c')}`,
+  bindVars: { values },
 });
 
-export const warmupQuery = () => ({ query: QUERIES.warmup, bindVars: {} });
-
-export const readCollectionQuery = (collection) => ({
-  query: QUERIES.readCollection,
-  bindVars: { '@collection': collection },
+const collect = ({ attribute }) => ({ query: `FOR c IN @@c COLLECT value = c.${field(attribute)} RETURN value` });
+const collectCount = ({ attribute }) => ({
+  query: `FOR c IN @@c COLLECT value = c.${field(attribute)} WITH COUNT INTO n RETURN [value, n]`,
 });
+const extreme = (fn) => ({ attribute }) => ({ query: `RETURN ${fn}(FOR c IN @@c RETURN c.${field(attribute)})` });
+const sorted = ({ attribute }) => ({ query: `FOR c IN @@c SORT c.${field(attribute)} RETURN c.${field(attribute)}` });
+const filter = ({ attribute, value }) => ({
+  query: `FOR c IN @@c FILTER c.${field(attribute)} == @value RETURN ${DOCUMENT('c')}`,
+  bindVars: { value },
+});
+const extract = ({ attribute }) => ({ query: `FOR c IN @@c RETURN c.${field(attribute)}` });
+
+// Each case: its query and bind parameters (besides @@c) from the case's params.
+export const CASES = Object.freeze({
+  'collect-number': collect,
+  'collect-string': collect,
+  'collect-count-number': collectCount,
+  'collect-count-string': collectCount,
+  // For each document, a subquery counting the documents of its value1 (through the value1 index).
+  subquery: ({ attribute }) => ({
+    query: `FOR c IN @@c
+  LET n = FIRST(FOR s IN @@c FILTER s.${field(attribute)} == c.${field(attribute)} COLLECT WITH COUNT INTO k RETURN k)
+  RETURN [c._key, n]`,
+  }),
+  concat: ({ attribute }) => ({ query: `FOR c IN @@c RETURN CONCAT(c._key, '-', c.${field(attribute)})` }),
+  merge: ({ object }) => ({ query: `FOR c IN @@c RETURN MERGE(${DOCUMENT('c')}, @object)`, bindVars: { object } }),
+  keep: ({ attributes }) => ({ query: 'FOR c IN @@c RETURN KEEP(c, @attributes)', bindVars: { attributes } }),
+  unset: ({ attributes }) => ({
+    query: "FOR c IN @@c RETURN UNSET(c, APPEND(@attributes, ['_id', '_rev']))",
+    bindVars: { attributes },
+  }),
+  'min-number': extreme('MIN'),
+  'min-string': extreme('MIN'),
+  'max-number': extreme('MAX'),
+  'max-string': extreme('MAX'),
+  'sort-number': sorted,
+  'sort-string': sorted,
+  'filter-number': filter,
+  'filter-string': filter,
+  'extract-doc': () => ({ query: `FOR c IN @@c RETURN ${DOCUMENT('c')}` }),
+  'extract-key': extract,
+  'extract-number': extract,
+  'extract-string': extract,
+  'join-key': () => join('_key'),
+  'join-id': () => join('_id'),
+  'join-hash-number': ({ attribute }) => join(field(attribute)),
+  'join-hash-string': ({ attribute }) => join(field(attribute)),
+  'join-skiplist-number': ({ attribute }) => join(field(attribute)),
+  'join-skiplist-string': ({ attribute }) => join(field(attribute)),
+  'lookup-key': lookup,
+  'lookup-hash-number': lookup,
+  'lookup-hash-string': lookup,
+  'lookup-skiplist-number': lookup,
+  'lookup-skiplist-string': lookup,
+});
+
+export const CASE_NAMES = Object.freeze(Object.keys(CASES));
+
+// The `{ query, bindVars }` of a case on the collection `collection` (the ArangoDB name).
+export function caseQuery(caseName, collection, params) {
+  if (!Object.hasOwn(CASES, caseName)) throw new Error(`${ADAPTER_ID}: unknown query case ${caseName}`);
+  const { query, bindVars = {} } = CASES[caseName](params);
+  return { query, bindVars: { ...bindVars, '@c': collection } };
+}
+
+export async function createCollection(store, name) {
+  await store.drop(name);
+  await store.create(name);
+}
+
+export async function importDocuments(store, name, docs) {
+  await store.import(name, docs);
+}
+
+// Index statistics (the selectivity estimates) are kept up to date by the server itself: there is no ANALYZE.
+export async function indexCollection(store, name) {
+  const collection = store.collection(name);
+  for (const index of INDEXES) await collection.ensureIndex({ ...index });
+}
+
+export async function countDocuments(store, name) {
+  try {
+    return (await store.collection(name).count()).count;
+  } catch (error) {
+    if (isArangoErrorNumber(error, ARANGO_ERRORS.collectionNotFound)) return 0;
+    throw error;
+  }
+}
+
+export async function dropCollection(store, name) {
+  await store.drop(name);
+}
+
+export async function runQuery(store, caseName, name, params) {
+  return store.all(caseQuery(caseName, store.collectionName(name), params));
+}

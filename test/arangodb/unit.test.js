@@ -14,7 +14,7 @@ import {
   ageHistogram, boundedPath, contractDocument, databaseName, edgeDocument, isOwnCollection, markerOf, strangers,
   tempCollectionName,
 } from '../../adapters/arangodb/model.js';
-import * as queries from '../../adapters/arangodb/queries.js';
+import * as queries from '../../adapters/arangodb/social.js';
 import { ErrorCodes } from '../../core/errors.js';
 import { OPERATIONS } from '../conformance/suite.js';
 
