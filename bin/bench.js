@@ -80,7 +80,7 @@ await yargs(hideBin(process.argv))
       runs: { type: 'number', describe: 'runs, each from a fresh connection (queries: measured executions of each case and size, after one unmeasured warm-up, on one connection)', defaultDescription: `${SUITES.social.defaults.runs} (social, queries), ${SUITES.crud.defaults.runs} (crud, mixed)` },
       concurrency: { type: 'string', describe: 'operations in flight at once, the same for every database; pools are sized from it. crud, mixed: a comma-separated list of levels, each its own round', defaultDescription: `${SUITES.social.defaults.concurrency} (social), ${SUITES.crud.defaults.concurrency} (crud), ${SUITES.mixed.defaults.concurrency} (mixed)` },
       ops: { type: 'string', describe: 'crud: documents per phase; mixed: operations per workload; or a comma-separated list of counts', defaultDescription: `${SUITES.crud.defaults.ops} (crud), ${SUITES.mixed.defaults.ops} (mixed)` },
-      size: { type: 'string', describe: `queries: the collection sizes, a comma-separated list of ${Object.keys(QUERY_SIZES).join(', ')}`, defaultDescription: SUITES.queries.defaults.size.join(',') },
+      size: { type: 'string', describe: `queries: the collection sizes, a comma-separated list of ${Object.keys(QUERY_SIZES).join(', ')}`, defaultDescription: SUITES.queries.defaults.size },
       shape: { type: 'string', choices: SHAPES, describe: 'crud, mixed: uniform documents (one shape for all), or varied (names, number and types of fields change per document)', defaultDescription: SUITES.crud.defaults.shape },
       sync: { type: 'boolean', describe: 'crud, mixed: each write with the database\'s durable acknowledgement (as singleWriteSync), instead of its default one', defaultDescription: 'false' },
       records: { type: 'number', describe: 'mixed: documents loaded (untimed) before each round', defaultDescription: String(SUITES.mixed.defaults.records) },
@@ -182,22 +182,25 @@ await yargs(hideBin(process.argv))
       baseline: { type: 'string', describe: 'the database shown as 100%', defaultDescription: 'arangodb when present, else the one that passed the most compared workloads (ties: first by id)' },
       dataset: { type: 'string', describe: 'report the results of this dataset id when the files hold several', defaultDescription: 'the latest dataset in the files, the others named on stderr' },
       'allow-mixed': { type: 'boolean', default: false, describe: 'report the results of every dataset together, and different operation counts (refused otherwise), with a warning' },
+      suite: { type: 'string', choices: suiteIds(), describe: 'report only the results of this suite (files of other suites are left out); queries: the published table per database, each database\'s load times, the normalised comparison per case and size' },
     })
     .example('$0 report bench-results/', 'every result file in the directory, as a table')
     .example('$0 report bench-results/ --dataset synthetic-tiny-s1-g1', 'only the results of the tiny dataset')
     .example('$0 report bench-results/ --format html --out report.html', 'a self-contained page with the charts')
-    .example('$0 report pg.json sqlite.json --baseline postgresql --format markdown', 'PostgreSQL = 100%'), command(reportCommand))
+    .example('$0 report pg.json sqlite.json --baseline postgresql --format markdown', 'PostgreSQL = 100%')
+    .example('$0 report bench-results/ --suite queries', 'the query shootout: per case and collection size, min, max, avg and median seconds'), command(reportCommand))
   .command('compare <a> <b>', 'two result sets of one database (two versions or configurations): per-workload speedup median(a)/median(b) with a 95% interval (above 1: b is faster), and their geometric mean', (y) => y
     .positional('a', { type: 'string', describe: 'the reference: a result file or a directory of them' })
     .positional('b', { type: 'string', describe: 'the candidate: a result file or a directory of them' })
     .options({
-      format: { type: 'string', choices: ['table', 'markdown', 'json'], default: 'table', describe: 'output format' },
+      format: { type: 'string', choices: ['table', 'markdown', 'json', 'html'], default: 'table', describe: 'output format; html: one self-contained page charting the speedup of every workload (per case and size for the queries suite) with its interval' },
       out: { type: 'string', describe: 'write the comparison to this file instead of stdout' },
       'fail-if-slower': { type: 'number', describe: 'exit with 1 when a workload of b is slower than a by more than this percentage and the slowdown is significant, or fails validation where a passed' },
     })
     .check(checkNumbers)
     .example('$0 compare old/ new/', 'old against new, per workload')
-    .example('$0 compare main.json branch.json --fail-if-slower 10', 'exit code 1 when the branch is significantly slower by more than 10% anywhere'), command(compareCommand))
+    .example('$0 compare main.json branch.json --fail-if-slower 10', 'exit code 1 when the branch is significantly slower by more than 10% anywhere')
+    .example('$0 compare neo4j-5.20/ neo4j-5.26/ --format html --out speedup.html', 'one version against another, the speedup per query case charted'), command(compareCommand))
   .demandCommand(1, 'name a command: run, import, list, generate, check, server, crash, data, report or compare')
   .recommendCommands()
   .strict()

@@ -20,7 +20,7 @@ const CHECK_SETTINGS = Object.freeze({
   social: {},
   crud: { ops: [200], concurrency: [1, 4] },
   mixed: { records: 200, ops: [1000], concurrency: [4] },
-  queries: { size: ['1k'], concurrency: [1] },
+  queries: { size: '1k', concurrency: [1] },
 });
 
 // { failed, notRun, unreachable }: after a case that could not connect, the others are not run.

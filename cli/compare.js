@@ -2,15 +2,18 @@
 import { writeFile } from 'node:fs/promises';
 import { createComparison } from '../results/compare.js';
 import { COMPARE_FORMATS } from '../results/compare-format.js';
+import { formatCompareHtml } from '../results/compare-html.js';
 import { reportErrorsAsUsage } from './report.js';
 import { ExitCodes } from './exit-codes.js';
 import { checkOutputFile } from './output.js';
+
+const FORMATS = Object.freeze({ ...COMPARE_FORMATS, html: formatCompareHtml });
 
 export async function compareCommand(argv, { stdout = process.stdout, stderr = process.stderr } = {}) {
   if (argv.out) checkOutputFile(argv.out);
   return reportErrorsAsUsage(async () => {
     const comparison = await createComparison(argv.a, argv.b, { failIfSlowerPct: argv['fail-if-slower'] ?? null });
-    const text = COMPARE_FORMATS[argv.format](comparison);
+    const text = FORMATS[argv.format](comparison);
     if (argv.out) {
       await writeFile(argv.out, text);
       stderr.write(`comparison (${argv.format}) written to ${argv.out}\n`);

@@ -1,6 +1,7 @@
 // The readable summary of one result document, for the terminal.
 import { CLIENT_BOUND_CPU_PCT } from '../resources/client.js';
 import { formatMs } from './format.js';
+import { formatQueryTable, queryImportLine } from './queries-table.js';
 
 function medianRun(entry) {
   const sorted = [...entry.runs].sort((a, b) => a.ms - b.ms);
@@ -82,7 +83,9 @@ export function formatTable(result) {
   const data = dataset.label ?? `dataset ${dataset.name} ${dataset.scale} (${dataset.profiles} profiles, ${dataset.relations} relations, seed ${dataset.seed})`;
   const suite = result.suite && result.suite !== 'social' ? `suite ${result.suite} · ` : '';
   lines.push(`${suite}${db.name} ${db.version} · ${data} · concurrency ${config.concurrency}${db.execution === 'serial' ? ' (serial driver: one operation at a time)' : ''} · ${config.runs} run${config.runs === 1 ? '' : 's'}`);
-  if (result.import) {
+  if (result.import && result.suite === 'queries') {
+    lines.push(`${queryImportLine(result.import)}${diskNote(result.import)}`);
+  } else if (result.import) {
     lines.push(result.import.reused
       ? `import: reused the data imported at ${result.import.importedAt}${diskNote(result.import)}`
       : `import: ${formatMs(result.import.ms / 1000)} s (profiles ${result.import.profilesPerSec}/s, relations ${result.import.relationsPerSec}/s, indexes ${formatMs(result.import.indexesMs / 1000)} s)${diskNote(result.import)}`);
@@ -90,7 +93,7 @@ export function formatTable(result) {
   const usage = result.resources && resourcesLine(result.resources, db);
   if (usage) lines.push(usage);
   lines.push('');
-  lines.push(...align([header, ...compared]));
+  lines.push(...(result.suite === 'queries' ? formatQueryTable(result) : align([header, ...compared])));
   if (separate.length > 0) {
     lines.push('');
     lines.push('not compared:');

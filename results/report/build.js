@@ -101,10 +101,21 @@ function orderDatabases(databases, baselineId) {
 
 const REMEDY = 'pass --allow-mixed to report them anyway, with a warning';
 
+// With `suite` (bench report --suite), only the run results of that suite; none is an error naming those found.
+function ofSuite(documents, suite) {
+  if (!suite) return documents;
+  const chosen = documents.filter(({ result }) => suiteOf(result) === suite);
+  if (chosen.length === 0 && documents.length > 0) {
+    throw reportError(ReportErrorCodes.NO_RESULTS,
+      `no result of the ${suite} suite in the files; they hold results of: ${distinct(documents.map(({ result }) => suiteOf(result))).join(', ')}`);
+  }
+  return chosen;
+}
+
 // `given`: [{ file, result }] from load.js. Options: `baseline` (a database id), `dataset` (a dataset id),
-// `allowMixed`. Crash tests (`bench crash`) go to `durability`; a report of them alone has no workloads.
+// `allowMixed`, `suite` (only that suite's results). Crash tests (`bench crash`) go to `durability`; a report of them alone has no workloads.
 export function buildReport(given, options = {}) {
-  const runs = given.filter((document) => !isCrashDocument(document));
+  const runs = ofSuite(given.filter((document) => !isCrashDocument(document)), options.suite);
   const durability = durabilityReport(given.filter(isCrashDocument));
   if (runs.length === 0) {
     return {

@@ -9,7 +9,10 @@ import { WORKLOADS, queriesContext } from './workloads.js';
 
 export const stepKey = (name, size) => `${name} ${size}`;
 
-const sizesOf = (settings) => (Array.isArray(settings.size) ? settings.size : parseSizes(settings.size));
+function sizesOf({ size }) {
+  if (Array.isArray(size)) throw usageError(`--size is given ${size.length} times; give it once, as a comma-separated list`);
+  return parseSizes(size);
+}
 
 export default {
   id: 'queries',
@@ -18,7 +21,7 @@ export default {
   workloads: WORKLOADS,
   alwaysRun: [],
   flags: ['size'],
-  defaults: { runs: 5, concurrency: [1], size: DEFAULT_SIZES },
+  defaults: { runs: 5, concurrency: [1], size: DEFAULT_SIZES.join(',') },
   prepare: async (settings) => ({ sizes: sizesOf(settings) }),
   configure(settings) {
     if (settings.concurrency.some((level) => level !== 1)) {

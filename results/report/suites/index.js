@@ -10,8 +10,9 @@
 //     under the suite's id, and `script` runs in the page with `data`, `canvas`, `palette` and `valueAxis`
 import crud from './crud.js';
 import mixed from './mixed.js';
+import queries from './queries.js';
 
-const RENDERINGS = Object.freeze({ crud, mixed });
+const RENDERINGS = Object.freeze({ crud, mixed, queries });
 
 export function suiteRendering(suite) {
   return Object.hasOwn(RENDERINGS, suite) ? RENDERINGS[suite] : {};

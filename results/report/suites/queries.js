@@ -1,0 +1,184 @@
+// The queries suite's own view of a report: the table the 2015 AQL shootout published, per database (`test name |
+// collection | runs | min (s) | max (s) | avg (s)`, plus the median and the rows returned), and each database's
+// load time per collection size. The generic tables already give the normalised comparison per case and size;
+// the page adds a chart of each database's median time per case, one per size, relative to the baseline.
+import { formatCount } from '../../format.js';
+import { caseOf } from '../../queries-table.js';
+import { CASE_NAMES } from '../../../workloads/queries/cases.js';
+import { SIZES } from '../../../workloads/queries/data.js';
+import { distinct } from '../aggregate.js';
+
+const seconds = (ms) => (typeof ms === 'number' ? (ms / 1000).toFixed(4) : '');
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+const round3 = (value) => Math.round(value * 1000) / 1000;
+
+// Every valid run of one database's entry across its files: runs, min, max, mean, median (ms), rows.
+function caseFigures(entries, status) {
+  const runs = entries.flatMap((entry) => (entry.status === 'passed' ? entry.runs.filter((run) => run.valid) : []));
+  if (status !== 'passed' || runs.length === 0) return { status, runs: 0, minMs: null, maxMs: null, meanMs: null, medianMs: null, rows: null };
+  const times = runs.map((run) => run.ms);
+  return {
+    status,
+    runs: runs.length,
+    minMs: round3(Math.min(...times)),
+    maxMs: round3(Math.max(...times)),
+    meanMs: round3(times.reduce((sum, ms) => sum + ms, 0) / times.length),
+    medianMs: round3(median(times)),
+    rows: runs.at(-1).rows ?? null,
+  };
+}
+
+// Each database's load of each size: the median time and rate of the loads its files made (a reused collection
+// counts nowhere).
+function loads(documents, databases) {
+  return Object.fromEntries(databases.map(({ id }) => {
+    const bySize = {};
+    for (const { result } of documents.filter((document) => document.result.db.id === id)) {
+      for (const [size, entry] of Object.entries(result.import?.collections ?? {})) {
+        if (entry.reused) continue;
+        (bySize[size] ??= []).push(entry);
+      }
+    }
+    return [id, Object.fromEntries(Object.entries(bySize).map(([size, entries]) => [size, {
+      loads: entries.length,
+      ms: round3(median(entries.map((entry) => entry.ms))),
+      documentsPerSec: Math.round(median(entries.map((entry) => entry.documentsPerSec))),
+    }]))];
+  }));
+}
+
+// The report's `queries` block: { sizes, cases: [{ queryCase, size, documents, workload, results: { <id>:
+// figures } }], loads: { <id>: { <size>: { loads, ms, documentsPerSec } } } }, cases in the suite's order and
+// each case's sizes ascending.
+export function queriesModel({ workloads, databases, documents }) {
+  const cases = [];
+  for (const workload of workloads) {
+    const params = documents.map(({ result }) => result.workloads[workload.name]?.params).find(Boolean);
+    const at = caseOf(workload.name, params);
+    if (!at) continue;
+    cases.push({
+      ...at,
+      workload: workload.name,
+      results: Object.fromEntries(databases.map(({ id }) => {
+        const entries = documents.filter(({ result }) => result.db.id === id).map(({ result }) => result.workloads[workload.name]).filter(Boolean);
+        return [id, { ...caseFigures(entries, workload.results[id]?.status ?? 'not run'), normalisedPct: workload.results[id]?.normalisedPct ?? null }];
+      })),
+    });
+  }
+  cases.sort((a, b) => CASE_NAMES.indexOf(a.queryCase) - CASE_NAMES.indexOf(b.queryCase) || a.documents - b.documents);
+  const sizes = distinct(cases.map((c) => c.size)).sort((a, b) => SIZES[a] - SIZES[b]);
+  return { block: { sizes, cases, loads: loads(documents, databases) }, warnings: [] };
+}
+
+function publishedTable(report, database) {
+  return {
+    kind: 'table',
+    id: `queries-${database.id}`,
+    title: `${database.id}: per case and collection, seconds (as the AQL shootout published)`,
+    header: ['test name', 'collection', 'runs', 'min (s)', 'max (s)', 'avg (s)', 'median (s)', 'rows'],
+    numeric: [2, 3, 4, 5, 6, 7],
+    rows: report.queries.cases.map((c) => {
+      const f = c.results[database.id];
+      return f.status === 'passed'
+        ? [c.queryCase, c.size, String(f.runs), seconds(f.minMs), seconds(f.maxMs), seconds(f.meanMs), seconds(f.medianMs), f.rows === null ? '' : formatCount(f.rows)]
+        : [c.queryCase, c.size, '', f.status, '', '', '', ''];
+    }),
+  };
+}
+
+function loadTable(report) {
+  const ids = report.databases.map((database) => database.id);
+  return {
+    kind: 'table',
+    id: 'queries-load',
+    title: 'Loading the collections: seconds (documents per second), indexes and count check included',
+    header: ['collection', ...ids],
+    numeric: ids.map((_, i) => i + 1),
+    rows: report.queries.sizes.map((size) => [size, ...ids.map((id) => {
+      const load = report.queries.loads[id]?.[size];
+      return load ? `${(load.ms / 1000).toFixed(2)} s (${formatCount(load.documentsPerSec)}/s)` : 'reused';
+    })]),
+  };
+}
+
+export function queriesBlocks(report) {
+  return [...report.databases.map((database) => publishedTable(report, database)), loadTable(report)];
+}
+
+export function queriesDatasetLabel(dataset) {
+  return `${dataset.id} (${dataset.name ?? 'query shootout documents'})`;
+}
+
+// The CSV's workload rows gain the case, the collection size and the published statistics.
+export const QUERIES_CSV = Object.freeze({
+  columns: ['case', 'collection', 'min_ms', 'max_ms', 'mean_ms', 'rows'],
+  cells(report, workload, databaseId) {
+    const c = report.queries.cases.find((entry) => entry.workload === workload.name);
+    if (!c) return [null, null, null, null, null, null];
+    const f = c.results[databaseId];
+    return [c.queryCase, c.size, f.minMs, f.maxMs, f.meanMs, f.rows];
+  },
+});
+
+// The page's charts: per size, each database's median time per case relative to the baseline (log scale).
+export function queriesChartData(report) {
+  return {
+    baseline: report.baseline?.id ?? null,
+    charts: report.queries.sizes.map((size) => {
+      const cases = report.queries.cases.filter((c) => c.size === size);
+      return {
+        title: `${size} documents: median time relative to ${report.baseline?.id} (= 100%, lower is faster)`,
+        cases: cases.map((c) => c.queryCase),
+        databases: report.databases.map(({ id }) => ({
+          id,
+          pct: cases.map((c) => (c.results[id].status === 'passed' ? c.results[id].normalisedPct : null)),
+          missing: cases.map((c) => (c.results[id].status === 'passed' ? null : c.results[id].status)),
+        })),
+      };
+    }),
+  };
+}
+
+export const QUERIES_PAGE_SCRIPT = `
+  (data.queries ? data.queries.charts : []).forEach(function (chart) {
+    var values = [];
+    chart.databases.forEach(function (database) { values = values.concat(database.pct); });
+    new Chart(canvas('chart-queries', chart.title), {
+      type: 'bar',
+      data: { labels: chart.cases, datasets: chart.databases.map(function (database, i) {
+        return { label: database.id, data: database.pct, backgroundColor: palette[i % palette.length] };
+      }) },
+      options: {
+        indexAxis: 'y',
+        plugins: {
+          title: { display: true, text: chart.title },
+          tooltip: { callbacks: { label: function (item) {
+            var database = chart.databases[item.datasetIndex];
+            var missing = database.missing[item.dataIndex];
+            return database.id + ': ' + (missing ? missing : item.raw + '%');
+          } } },
+        },
+        scales: { x: valueAxis(values, '% of the baseline\\'s median time') },
+      },
+    });
+  });
+`;
+
+export default {
+  model: queriesModel,
+  blocks: queriesBlocks,
+  datasetLabel: queriesDatasetLabel,
+  csv: QUERIES_CSV,
+  charts: {
+    id: 'chart-queries',
+    title: 'Median time per case relative to the baseline, per collection size (lower is faster)',
+    none: 'no case has a time',
+    data: queriesChartData,
+    count: (data) => data.charts.length,
+    script: QUERIES_PAGE_SCRIPT,
+  },
+};

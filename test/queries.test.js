@@ -1,0 +1,232 @@
+// The queries suite's definitions, references, answer check, sizes, plan and loading, and its run through the
+// runner over the in-process memory adapter (the conformance suite runs the cases against every database).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import memory from '../adapters/memory/description.js';
+import { ErrorCodes } from '../core/errors.js';
+import { runBenchmark } from '../runner/run.js';
+import { CASES, CASE_NAMES, LOOKUP_COUNT, getCase, lookupIndexes } from '../workloads/queries/cases.js';
+import { answerProblem, canonicalRows, digestOf } from '../workloads/queries/check.js';
+import { GROUPS, SIZES, collectionName, parseSizes, queryDocument } from '../workloads/queries/data.js';
+import { loadQueryCollections } from '../workloads/queries/load.js';
+import suite from '../workloads/queries/suite.js';
+
+const PUBLISHED = ['collect-number', 'collect-string', 'collect-count-number', 'collect-count-string', 'subquery',
+  'concat', 'merge', 'keep', 'unset', 'min-number', 'min-string', 'max-number', 'max-string', 'sort-number',
+  'sort-string', 'filter-number', 'filter-string', 'extract-doc', 'extract-key', 'extract-number', 'extract-string',
+  'join-key', 'join-id', 'join-hash-number', 'join-hash-string', 'join-skiplist-number', 'join-skiplist-string',
+  'lookup-key', 'lookup-hash-number', 'lookup-hash-string', 'lookup-skiplist-number', 'lookup-skiplist-string'];
+
+function check(name, answer, n = 1000) {
+  const queryCase = getCase(name);
+  const params = queryCase.params(n);
+  const expected = () => queryCase.reference(n, params);
+  return answerProblem(queryCase, answer, digestOf(canonicalRows(expected(), queryCase.order)), expected);
+}
+
+const reference = (name, n = 1000) => {
+  const queryCase = getCase(name);
+  return queryCase.reference(n, queryCase.params(n));
+};
+
+const shuffled = (rows) => rows.map((row, i) => [(i * 7919) % rows.length, row]).sort((a, b) => a[0] - b[0]).map(([, row]) => row);
+
+test('the 32 cases the publication names, each with a definition, rows and an order', () => {
+  assert.deepEqual(CASE_NAMES, PUBLISHED);
+  for (const queryCase of CASES) {
+    assert.ok(queryCase.description.length > 20, `${queryCase.name} is defined`);
+    assert.ok(['documents', 'numbers', 'strings', 'pairs'].includes(queryCase.rows), queryCase.name);
+    assert.equal(queryCase.order, queryCase.name.startsWith('sort-') ? 'ascending' : 'any', queryCase.name);
+  }
+});
+
+test('document i holds the published values: hashed, sorted and unindexed copies of i and "test" + i, and the groups', () => {
+  assert.deepEqual(queryDocument(123), {
+    _key: 'test123', value1: 123, value2: 'test123', value3: 123, value4: 'test123', value5: 123, value6: 'test123',
+    value7: 123 % GROUPS, value8: `test${123 % GROUPS}`,
+  });
+  assert.equal(collectionName('1M'), 'values1m');
+});
+
+test('the references hold the values the data implies', () => {
+  assert.deepEqual(reference('collect-number').sort((a, b) => a - b), Array.from({ length: GROUPS }, (_, i) => i));
+  assert.deepEqual(reference('collect-count-string').find(([value]) => value === 'test7'), ['test7', 1000 / GROUPS]);
+  assert.equal(reference('collect-count-number').reduce((sum, [, count]) => sum + count, 0), 1000);
+  assert.deepEqual(reference('subquery').slice(0, 2), [['test0', 1], ['test1', 1]]);
+  assert.equal(reference('concat')[42], 'test42-42');
+  assert.deepEqual(reference('min-number'), [0]);
+  assert.deepEqual(reference('max-number', 10_000), [9999]);
+  assert.deepEqual(reference('min-string'), ['test0']);
+  // Code-point order: "test999" sorts after "test1000".
+  assert.deepEqual(reference('max-string'), ['test999']);
+  assert.deepEqual(reference('sort-string').slice(0, 4), ['test0', 'test1', 'test10', 'test100']);
+  assert.deepEqual(reference('filter-string').map((doc) => doc._key), ['test333']);
+  assert.deepEqual(reference('keep')[5], { _key: 'test5', value1: 5, value2: 'test5' });
+  assert.deepEqual(Object.keys(reference('unset')[5]), ['_key', 'value3', 'value4', 'value5', 'value6', 'value7', 'value8']);
+  assert.deepEqual(reference('merge')[5], { ...queryDocument(5), testValue: 'merged', testNumber: 1 });
+  assert.equal(reference('join-hash-string').length, 1000);
+});
+
+test('the lookups ask for 10,000 values spread over the collection, and find those that exist', () => {
+  assert.equal(LOOKUP_COUNT, 10_000);
+  assert.deepEqual(lookupIndexes(100_000).slice(0, 3), [0, 10, 20]);
+  assert.equal(lookupIndexes(1_000_000).at(-1), 999_900);
+  assert.equal(getCase('lookup-hash-string').params(100_000).values[1], 'test10');
+  assert.equal(reference('lookup-key', 100_000).length, 10_000);
+  assert.equal(reference('lookup-skiplist-number', 1000).length, 1000, 'on 1k, the values past the end find nothing');
+});
+
+test('a right answer passes in any row order, and a sort only in its order', () => {
+  assert.equal(check('extract-doc', shuffled(reference('extract-doc'))), null);
+  assert.equal(check('collect-count-number', shuffled(reference('collect-count-number'))), null);
+  // Field order within a document does not matter.
+  assert.equal(check('filter-number', [Object.fromEntries(Object.entries(queryDocument(333)).reverse())]), null);
+  assert.equal(check('sort-number', reference('sort-number')), null);
+  assert.match(check('sort-string', shuffled(reference('sort-string'))), /^1000 rows; row 2: expected "test1", got/);
+});
+
+test('every kind of wrong answer fails, saying what is wrong', () => {
+  const docs = reference('extract-doc');
+  assert.match(check('extract-doc', docs.slice(1)), /^999 rows, expected 1000; missing row \{"_key":"test0"/);
+  assert.match(check('extract-doc', [...docs, docs[3]]), /unexpected row \{"_key":"test3"/, 'a duplicate row');
+  assert.match(check('extract-doc', docs.map((doc, i) => (i === 9 ? { ...doc, _id: 'values/test9' } : doc))), /unexpected row \{"_id":"values\/test9"/, 'a system field');
+  assert.match(check('extract-doc', docs.map((doc, i) => (i === 9 ? { ...doc, constructor: 'x' } : doc))), /unexpected row/, 'an inherited name as a field');
+  const { value8: _, ...short } = docs[4];
+  assert.match(check('extract-doc', docs.map((doc, i) => (i === 4 ? short : doc))), /missing row \{"_key":"test4"/, 'a missing field');
+  assert.match(check('extract-number', reference('extract-number').map(String)), /missing row 0; .*unexpected row "0"/, 'numbers as strings');
+  assert.match(check('min-number', [1]), /missing row 0; unexpected row 1/);
+  assert.match(check('max-string', []), /0 rows, expected 1; missing row "test999"/);
+  assert.match(check('collect-number', reference('collect-number').map((v) => [v])), /unexpected row \[0\]/);
+  assert.match(check('subquery', reference('subquery').map(([key]) => [key, 2])), /unexpected row \["test0",2\]/);
+  assert.match(check('extract-key', { rows: [] }), /the answer is not an array of rows/);
+  assert.match(check('sort-number', [...reference('sort-number'), 1000]), /^1001 rows, expected 1000; row 1001: expected no row, got 1000/);
+});
+
+test('--size takes the allowed sizes only, each once, and refuses anything else with exit 2', () => {
+  assert.deepEqual(parseSizes('10k,1M,10k'), ['10k', '1M']);
+  assert.deepEqual(Object.keys(SIZES), ['1k', '10k', '100k', '1M']);
+  for (const bad of ['10K', '2k', '', '1m', '10k,,x']) {
+    assert.throws(() => parseSizes(bad), (error) => error.code === ErrorCodes.USAGE && /--size must be a comma-separated list of 1k, 10k, 100k, 1M/.test(error.message), bad);
+  }
+});
+
+test('the plan: per size and case one round of a warm-up and --runs measured executions, one query at a time', () => {
+  const config = suite.configure({ ...suite.defaults, size: '1k,10k', runs: 3 });
+  assert.deepEqual(config.sizes, ['1k', '10k']);
+  const rounds = suite.rounds({ config: { ...config, runs: 3 }, workloads: suite.workloads.slice(0, 2) });
+  assert.deepEqual(rounds.map((round) => round.label), ['collect-number 1k', 'collect-string 1k', 'collect-number 10k', 'collect-string 10k']);
+  for (const round of rounds) {
+    assert.equal(round.concurrency, 1);
+    assert.equal(round.stallFailsRound, true);
+    assert.deepEqual(round.steps.map((step) => [step.run, step.warmups]), [[1, 1], [2, 0], [3, 0]]);
+    assert.ok(round.steps.every((step) => step.key === round.label));
+  }
+  assert.deepEqual(rounds[2].steps[0].params, { size: '10k', documents: 10_000, collection: 'values10k' });
+  assert.throws(() => suite.configure({ ...suite.defaults, concurrency: [4] }), /--concurrency does not apply to --suite queries/);
+});
+
+const options = (namespace) => ({ namespace, database: 'queries-test', concurrency: 1 });
+
+async function withMemory(namespace, body) {
+  const adapter = memory.create(options(namespace));
+  await adapter.connect();
+  try {
+    return await body(adapter);
+  } finally {
+    await adapter.close();
+  }
+}
+
+test('a loaded collection is reused while the marker and its count agree, and loaded again otherwise', async () => {
+  await withMemory('load', async (adapter) => {
+    const load = (reimport = false) => loadQueryCollections({ adapter, description: memory, options: options('load'), sizes: ['1k'], reimport });
+    const first = await load();
+    assert.equal(first.reused, false);
+    assert.equal(first.collections['1k'].documents, 1000);
+    assert.equal(typeof first.collections['1k'].documentsPerSec, 'number');
+    assert.deepEqual((await adapter.inspectNamespace()).marker.queries, { values1k: { documents: 1000, groups: GROUPS, generation: 1 } });
+    assert.deepEqual((await load()).collections['1k'], { documents: 1000, reused: true });
+    assert.equal((await load(true)).collections['1k'].reused, false, '--reimport loads again');
+    await adapter.importQueryDocuments('values1k', [queryDocument(5000)]);
+    assert.equal((await load()).collections['1k'].reused, false, 'a count that differs is loaded again');
+    assert.equal(await adapter.countQueryDocuments('values1k'), 1000);
+  });
+});
+
+test('a load into a namespace the harness does not own is refused', async () => {
+  await memory.testSupport.plantForeign(options('foreign'));
+  await withMemory('foreign', async (adapter) => {
+    await assert.rejects(loadQueryCollections({ adapter, description: memory, options: options('foreign'), sizes: ['1k'] }),
+      (error) => error.code === ErrorCodes.NAMESPACE_FOREIGN);
+  });
+});
+
+function runQueries(description, { workloads = suite.workloads, runs = 2, stallTimeoutMs = 60_000, namespace = 'run' } = {}) {
+  const config = { ...suite.configure({ ...suite.defaults, size: '1k' }), runs, workloads: workloads.map((w) => w.name), stallTimeoutMs };
+  return runBenchmark({
+    suite, description, adapterOptions: { ...options(namespace), connectTimeoutMs: 1000 }, dataset: { sizes: ['1k'] },
+    workloads, config, command: 'test',
+  });
+}
+
+test('a run measures every case per size, records runs, rows and the published statistics', async () => {
+  const result = await runQueries(memory, { runs: 3 });
+  assert.equal(result.suite, 'queries');
+  assert.equal(result.complete, true);
+  assert.equal(Object.keys(result.workloads).length, 32);
+  for (const [name, entry] of Object.entries(result.workloads)) {
+    assert.equal(entry.status, 'passed', name);
+    assert.deepEqual(entry.runs.map((run) => run.run), [1, 2, 3], name);
+    assert.ok(entry.summary.minMs <= entry.summary.medianMs && entry.summary.medianMs <= entry.summary.maxMs, name);
+  }
+  assert.equal(result.workloads['collect-number 1k'].runs[0].rows, GROUPS);
+  assert.equal(result.workloads['lookup-key 1k'].runs[2].rows, 1000);
+  assert.deepEqual(result.workloads['max-string 1k'].params, { size: '1k', documents: 1000, collection: 'values1k' });
+});
+
+// The memory adapter with one case broken: what a database that answers wrongly, or hangs, gets.
+function broken(caseName, answer) {
+  return {
+    ...memory,
+    create(adapterOptions) {
+      const adapter = memory.create(adapterOptions);
+      const query = adapter.query.bind(adapter);
+      adapter.query = (name, collection, params) => (name === caseName ? answer(query(name, collection, params)) : query(name, collection, params));
+      return adapter;
+    },
+  };
+}
+
+test('a wrong answer fails its case with what was wrong, and the others still pass', async () => {
+  const description = broken('sort-number', async (rows) => (await rows).reverse());
+  const result = await runQueries(description, { workloads: suite.workloads.filter((w) => w.name.startsWith('sort') || w.name === 'concat'), namespace: 'wrong' });
+  assert.equal(result.workloads['sort-number 1k'].status, 'failed');
+  assert.match(result.workloads['sort-number 1k'].failures[0].problem, /row 1: expected 0, got 999/);
+  assert.equal(result.workloads['sort-string 1k'].status, 'passed');
+  assert.equal(result.workloads['concat 1k'].status, 'passed');
+});
+
+test('a query that stalls fails its case, and the suite goes on with the next', async () => {
+  const description = broken('join-id', () => new Promise(() => {}));
+  const result = await runQueries(description, {
+    workloads: suite.workloads.filter((w) => ['join-key', 'join-id', 'join-hash-number'].includes(w.name)), stallTimeoutMs: 300, namespace: 'stall',
+  });
+  assert.equal(result.complete, true);
+  assert.equal(result.workloads['join-id 1k'].status, 'failed');
+  assert.match(result.workloads['join-id 1k'].runs[0].reason, /no operation completed for 0 s/);
+  assert.match(result.workloads['join-id 1k'].runs[1].reason, /not run: join-id 1k failed before it/);
+  assert.equal(result.workloads['join-key 1k'].status, 'passed');
+  assert.equal(result.workloads['join-hash-number 1k'].status, 'passed');
+});
+
+test('a case the adapter does not support is recorded with the reason its description gives', async () => {
+  const description = {
+    ...memory,
+    supports: memory.supports.filter((operation) => operation !== 'join-id'),
+    unsupported: { 'join-id': 'no record identifier of its own' },
+  };
+  const result = await runQueries(description, { workloads: suite.workloads.filter((w) => w.name.startsWith('join-')), namespace: 'unsupported' });
+  assert.equal(result.workloads['join-id 1k'].status, 'unsupported');
+  assert.equal(result.workloads['join-id 1k'].reason, 'no record identifier of its own');
+  assert.equal(result.workloads['join-key 1k'].status, 'passed');
+});
