@@ -1,13 +1,21 @@
 import { loadAdapter } from '../adapters/index.js';
 import { usageError } from '../core/errors.js';
-import { installServer, serverFamily, serverStatus, startServer, stopServer } from '../server/index.js';
+import { installServer, serverFamily, serverReleases, serverStatus, startServer, stopServer } from '../server/index.js';
 import { SUITES, isSupported } from '../workloads/index.js';
 import { formatError } from './errors.js';
 import { ExitCodes } from './exit-codes.js';
 import { createProgress } from './progress.js';
 
 function describe(state) {
-  return `${state.version} on ${state.host}:${state.port} (pid ${state.pid}, data ${state.dataDir}, log ${state.logFile})`;
+  const java = state.java ? `, Java ${state.java.major ?? '?'} from ${state.java.home}` : '';
+  return `${state.version} on ${state.host}:${state.port} (pid ${state.pid}${java}, data ${state.dataDir}, log ${state.logFile})`;
+}
+
+// The releases of a Neo4j or OrientDB installed in the cache, for `status`; null for the other families.
+export function installedLine(server, releases) {
+  if (!server.defaultVersion) return null;
+  if (releases.length === 0) return `${server.name} installed: none (default ${server.defaultVersion}: npx bench server install ${server.family})`;
+  return `${server.name} installed: ${releases.map((r) => `${r.release}${r.isDefault ? ' (default)' : ''} in ${r.dir}`).join(', ')}`;
 }
 
 export function stopServerMessage(server, state) {
@@ -26,10 +34,14 @@ async function runHint(id) {
 // `bench server <action> a,b,c`: the action for each family in turn; one that fails does not stop the others,
 // and the exit code is the worst of them. Every name is checked before anything is done.
 export async function serverCommand(argv, { stdout = process.stdout } = {}) {
+  if (argv.version !== undefined && !['install', 'start'].includes(argv.action)) throw usageError('--version applies to install and start');
+  if (argv['java-home'] !== undefined && argv.action !== 'start') throw usageError('--java-home applies to start');
   const families = String(argv.family).split(',').map((name) => name.trim());
   const servers = families.map((name) => serverFamily(name));
   if (servers.length === 1) return familyCommand(servers[0], argv, { stdout });
-  if (argv.port !== undefined) throw usageError(`--port names one port, but ${servers.length} servers were named (${families.join(', ')})`);
+  for (const flag of ['port', 'version']) {
+    if (argv[flag] !== undefined) throw usageError(`--${flag} names one ${flag}, but ${servers.length} servers were named (${families.join(', ')})`);
+  }
   let code = ExitCodes.OK;
   for (const server of servers) {
     try {
@@ -58,10 +70,12 @@ async function familyCommand(server, argv, { stdout }) {
   };
   switch (argv.action) {
     case 'install':
-      await installServer(server, { cacheDir, log });
+      await installServer(server, { cacheDir, log, version: argv.version });
       return ExitCodes.OK;
     case 'start': {
-      const state = await timed(`starting ${server.name}`, () => startServer(server, { cacheDir, port: argv.port }));
+      const state = await timed(`starting ${server.name}`, () => startServer(server, {
+        cacheDir, port: argv.port, version: argv.version, javaHome: argv['java-home'] ?? process.env.BENCH_JAVA_HOME,
+      }));
       write(`${server.name} ${state.alreadyRunning ? 'is already running' : 'started'}: ${describe(state)}`);
       write(`use it with: ${await runHint(server.adapters[0])}`);
       return ExitCodes.OK;
@@ -73,6 +87,8 @@ async function familyCommand(server, argv, { stdout }) {
     default: {
       const state = serverStatus(server, { cacheDir });
       write(state ? `${server.name} is running: ${describe(state)}` : `${server.name} is not running`);
+      const installed = installedLine(server, serverReleases(server, { cacheDir }));
+      if (installed) write(installed);
       return state ? ExitCodes.OK : ExitCodes.FAILED;
     }
   }

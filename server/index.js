@@ -1,14 +1,18 @@
 // `bench server <install|start|stop|status> <family>`: throwaway local servers bound to 127.0.0.1, with
 // their data under the harness's cache and a state file that `bench run` reads for its connection defaults.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { BenchError, ErrorCodes } from '../core/errors.js';
+// Neo4j and OrientDB come in any release Maven Central serves (--version), each in a directory of its own; one
+// server of a family runs at a time in one cache directory.
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { BenchError, ErrorCodes, usageError } from '../core/errors.js';
 import mariadb from './mariadb.js';
 import neo4j from './neo4j.js';
 import orientdb from './orientdb.js';
 import postgresql from './postgresql.js';
 import pouchdb from './pouchdb.js';
+import { chooseJava } from './java.js';
 import { confirmOwnListener, isProgram, killTree, requireFreePort, stopProcessTree, treeOf } from './process.js';
-import { runningServer, serverDir, stateFile } from './state.js';
+import { recordedState, runningServer, stateFile } from './state.js';
+import { installedReleases, releaseDir, releaseOf } from './versions.js';
 
 const SERVERS = { postgresql, mariadb, neo4j, orientdb, pouchdb };
 
@@ -29,31 +33,60 @@ export function serverFamily(name) {
   return server;
 }
 
-export async function installServer(server, { cacheDir, log }) {
-  const dir = serverDir(cacheDir, server.family);
-  const present = await server.version(dir);
+// `version`: the release to install (Neo4j and OrientDB only), the family's default when undefined. A failed
+// install removes the directory it made, so that no half-installed release is taken for an installed one.
+export async function installServer(server, { cacheDir, log, version }) {
+  const release = releaseOf(server, version);
+  const dir = releaseDir(server, cacheDir, release);
+  const present = await server.version(dir, release);
   if (present) {
     log(`${server.name} is installed: ${present}`);
     return present;
   }
-  await server.install(dir, log);
-  const installed = await server.version(dir);
+  const made = !existsSync(dir);
+  try {
+    await server.install(dir, log, release);
+  } catch (error) {
+    if (made) rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+  const installed = await server.version(dir, release);
   if (!installed) throw new BenchError(ErrorCodes.USAGE, `${server.name} is still not installed; see the output above`);
-  log(`${server.name} installed: ${installed}`);
+  log(`${server.name} installed: ${installed}${release === null ? '' : ` in ${dir}`}`);
   return installed;
 }
 
-export async function startServer(server, { cacheDir, port = server.defaultPort, confirmTimeoutMs = CONFIRM_TIMEOUT_MS }) {
+// The releases installed under `cacheDir`, oldest first ([] for a family whose version is its package's).
+export function serverReleases(server, { cacheDir }) {
+  return server.defaultVersion ? installedReleases(server, cacheDir) : [];
+}
+
+// `version`: the release to start. Without it, the one a server that did not stop through `stopServer` last ran
+// (as `bench crash` starts again the server it killed), else the family's default. `javaHome` overrides the
+// JDK chosen for the release (see java.js).
+export async function startServer(server, {
+  cacheDir, port = server.defaultPort, version, javaHome = process.env.BENCH_JAVA_HOME, confirmTimeoutMs = CONFIRM_TIMEOUT_MS,
+}) {
+  const release = releaseOf(server, version, recordedState(cacheDir, server.family)?.release ?? server.defaultVersion);
   const running = runningServer(cacheDir, server.family);
-  if (running) return { ...running, alreadyRunning: true };
-  const dir = serverDir(cacheDir, server.family);
-  const version = await server.version(dir);
-  if (!version) {
-    throw new BenchError(ErrorCodes.USAGE, `${server.name} is not installed; run \`npx bench server install ${server.family}\``);
+  if (running) {
+    // A state written before releases were recorded is the default one's.
+    const runningRelease = running.release ?? server.defaultVersion;
+    if (version === undefined || runningRelease === release) return { ...running, alreadyRunning: true };
+    throw usageError(`${running.version} is running (pid ${running.pid}, port ${running.port}); stop it first with \`npx bench server stop ${server.family}\``
+      + `, or start ${server.name} ${release} beside it with another --cache-dir and --port`);
   }
+  const dir = releaseDir(server, cacheDir, release);
+  const label = await server.version(dir, release);
+  if (!label) {
+    const install = `npx bench server install ${server.family}${release === null || release === server.defaultVersion ? '' : ` --version ${release}`}`;
+    throw new BenchError(ErrorCodes.USAGE, `${release === null ? server.name : `${server.name} ${release}`} is not installed; run \`${install}\``);
+  }
+  const java = server.javaFor
+    ? chooseJava({ needs: server.javaFor(release), who: `${server.name} ${release}`, override: javaHome }) : null;
   await requireFreePort(port, server.name);
   mkdirSync(dir, { recursive: true });
-  const started = await server.start({ dir, port, cacheDir });
+  const started = await server.start({ dir, port, cacheDir, release, java });
   try {
     // Every port the server binds: a server that cannot bind its second one shuts down after it bound the first.
     for (const own of [port, ...(started.otherPorts ?? [])]) {
@@ -63,7 +96,9 @@ export async function startServer(server, { cacheDir, port = server.defaultPort,
     await killTree(await treeOf(started.pid), server.name);
     throw error;
   }
-  const state = { family: server.family, version, ...started, startedAt: new Date().toISOString() };
+  const state = {
+    family: server.family, version: label, ...(release !== null && { release, dir }), ...(java && { java }), ...started, startedAt: new Date().toISOString(),
+  };
   writeFileSync(stateFile(cacheDir, server.family), `${JSON.stringify(state, null, 2)}\n`);
   return state;
 }

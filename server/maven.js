@@ -10,12 +10,23 @@ const DEPENDENCY_PLUGIN = 'org.apache.maven.plugins:maven-dependency-plugin:3.6.
 // Maven prints little with -q; a slow mirror is the only reason to wait this long.
 const MAVEN_TIMEOUT_MS = 15 * 60_000;
 
-async function mvn(args, cwd) {
+// Maven's own account of a failure: its [ERROR] lines, without colour codes and the advice it prints after them.
+function mavenErrors(output) {
+  return output.replace(/\x1b\[[0-9;]*m/g, '').split('\n')
+    .filter((line) => line.startsWith('[ERROR]'))
+    .map((line) => line.replace(/^\[ERROR\]\s*/, '').replace(/\s*-> \[Help 1\]$/, ''))
+    .filter((line) => line && !/^(To see the full stack|Re-run Maven|For more information|\[Help 1\])/.test(line))
+    .join('\n');
+}
+
+// -U: a version once not found is asked for again (Maven would otherwise remember the failure for a day).
+async function mvn(args, cwd, coordinates) {
   try {
-    await run('mvn', ['-B', '-q', ...args], { cwd, timeout: MAVEN_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 });
+    await run('mvn', ['-B', '-q', '-U', ...args], { cwd, timeout: MAVEN_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 });
   } catch (error) {
-    const reason = error.code === 'ENOENT' ? 'Maven (mvn) is not installed' : (error.stdout || error.stderr || error.message).trim();
-    throw new BenchError(ErrorCodes.USAGE, `Maven could not fetch ${args.at(-1)}: ${reason}`);
+    if (error.code === 'ENOENT') throw new BenchError(ErrorCodes.USAGE, `Maven (mvn) is not installed; it fetches ${coordinates} from Maven Central`);
+    const said = mavenErrors(`${error.stdout ?? ''}\n${error.stderr ?? ''}`) || error.message;
+    throw new BenchError(ErrorCodes.CONNECT, `cannot fetch ${coordinates} from Maven Central\ntried: mvn ${args.join(' ')}\n${said}`);
   }
 }
 
@@ -31,11 +42,13 @@ export async function copyDependencies({ groupId, artifactId, version }, dir) {
   </dependencies>
 </project>
 `);
-  await mvn([`${DEPENDENCY_PLUGIN}:copy-dependencies`, `-DoutputDirectory=${dir}`, '-DincludeScope=runtime', '-f', project], path.dirname(project));
+  await mvn([`${DEPENDENCY_PLUGIN}:copy-dependencies`, `-DoutputDirectory=${dir}`, '-DincludeScope=runtime', '-f', project], path.dirname(project),
+    `${groupId}:${artifactId}:${version}`);
 }
 
 // Downloads one artifact into the local repository and returns its path there.
 export async function fetchArtifact({ groupId, artifactId, version, packaging }) {
-  await mvn([`${DEPENDENCY_PLUGIN}:get`, `-Dartifact=${groupId}:${artifactId}:${version}:${packaging}`, '-Dtransitive=false'], os.tmpdir());
+  const coordinates = `${groupId}:${artifactId}:${version}:${packaging}`;
+  await mvn([`${DEPENDENCY_PLUGIN}:get`, `-Dartifact=${coordinates}`, '-Dtransitive=false'], os.tmpdir(), coordinates);
   return path.join(os.homedir(), '.m2', 'repository', ...groupId.split('.'), artifactId, version, `${artifactId}-${version}.${packaging}`);
 }

@@ -1,19 +1,25 @@
-// OrientDB 3.2.25 Community from its Maven Central distribution tarball. The server is configured by editing its
+// OrientDB Community from its Maven Central distribution tarball (com.orientechnologies:orientdb-community:<version>,
+// 3.2.25 unless --version names another 3.x release). The server is configured by editing its
 // XML listeners to 127.0.0.1 and our ports; its root password comes from BENCH_ORIENTDB_PASSWORD, or the
 // documented local-only default, and is never written anywhere by the harness.
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { BenchError, ErrorCodes } from '../core/errors.js';
+import { BenchError, ErrorCodes, usageError } from '../core/errors.js';
 import { fetchArtifact } from './maven.js';
 import { LOCALHOST, requireFreePort, run, waitUntilAccepting } from './process.js';
+import { parseVersion } from './versions.js';
 
-const ARTIFACT = { groupId: 'com.orientechnologies', artifactId: 'orientdb-community', version: '3.2.25', packaging: 'tar.gz' };
-const DISTRIBUTION = `orientdb-community-${ARTIFACT.version}`;
+const ARTIFACT = { groupId: 'com.orientechnologies', artifactId: 'orientdb-community', packaging: 'tar.gz' };
+const DEFAULT_VERSION = '3.2.25';
+// Every 3.x release runs on Java 8 or newer.
+const JAVA_NEEDED = 8;
 export const LOCAL_ROOT_PASSWORD = 'dbshootout';
 const START_TIMEOUT_MS = 120_000;
 
-const home = (dir) => path.join(dir, DISTRIBUTION);
+// The tarball unpacks into orientdb-community-<version>/.
+const DISTRIBUTION = /^orientdb-community-(\d.*)$/;
+const home = (dir, release) => path.join(dir, `orientdb-community-${release}`);
 
 function listen(config, protocol, port) {
   const pattern = new RegExp(`(<listener[^>]*protocol="${protocol}"[^>]*?)ip-address="[^"]*"([^>]*?)port-range="[^"]*"`);
@@ -26,20 +32,37 @@ export default {
   name: 'OrientDB',
   defaultPort: 52424,
   adapters: ['orientdb'],
+  defaultVersion: DEFAULT_VERSION,
 
-  async version(dir) {
-    return existsSync(path.join(home(dir), 'bin', 'server.sh')) ? `OrientDB ${ARTIFACT.version} Community` : null;
+  // 2.x configures its server and storage otherwise, and the adapter's driver speaks the 3.x protocol.
+  checkVersion(release) {
+    if (parseVersion(release).numbers[0] !== 3) {
+      throw usageError(`OrientDB ${release} is not supported: bench server runs OrientDB 3.x (3.0 to 3.2)`);
+    }
   },
 
-  async install(dir, log) {
-    log(`fetching ${ARTIFACT.groupId}:${ARTIFACT.artifactId}:${ARTIFACT.version}:tar.gz from Maven Central`);
-    const tarball = await fetchArtifact(ARTIFACT);
+  javaFor: () => JAVA_NEEDED,
+
+  // The releases unpacked in dir.
+  installedIn(dir) {
+    if (!existsSync(dir)) return [];
+    return readdirSync(dir).map((name) => DISTRIBUTION.exec(name)?.[1])
+      .filter((release) => release && existsSync(path.join(home(dir, release), 'bin', 'server.sh')));
+  },
+
+  async version(dir, release = DEFAULT_VERSION) {
+    return this.installedIn(dir).includes(release) ? `OrientDB ${release} Community` : null;
+  },
+
+  async install(dir, log, release = DEFAULT_VERSION) {
+    log(`fetching ${ARTIFACT.groupId}:${ARTIFACT.artifactId}:${release}:tar.gz from Maven Central`);
+    const tarball = await fetchArtifact({ ...ARTIFACT, version: release });
     mkdirSync(dir, { recursive: true });
     await run('tar', ['xzf', tarball, '-C', dir]);
   },
 
-  async start({ dir, port }) {
-    const root = home(dir);
+  async start({ dir, port, release = DEFAULT_VERSION, java }) {
+    const root = home(dir, release);
     // The HTTP listener is not used, but it must not collide: it keeps OrientDB's default distance (2424, 2480).
     const httpPort = port + 56;
     await requireFreePort(httpPort, 'OrientDB (HTTP listener)');
@@ -53,9 +76,12 @@ export default {
       env: {
         ...process.env,
         ORIENTDB_HOME: root,
+        // server.sh runs $JAVA_HOME/bin/java.
+        JAVA_HOME: java.home,
         ORIENTDB_ROOT_PASSWORD: process.env.BENCH_ORIENTDB_PASSWORD ?? LOCAL_ROOT_PASSWORD,
         ORIENTDB_OPTS_MEMORY: '-Xms1g -Xmx2g',
-        JAVA_OPTS: '--add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.util=ALL-UNNAMED',
+        // Java 8 knows no modules and refuses --add-opens.
+        JAVA_OPTS: java.major !== null && java.major < 9 ? '' : '--add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.util=ALL-UNNAMED',
         ORIENTDB_SETTINGS: '-Dstorage.diskCache.bufferSize=1024 -Dprofiler.enabled=false -Dcom.sun.xml.bind.v2.bytecode.ClassTailor.noOptimize=true',
       },
     });

@@ -32,14 +32,18 @@ export function isAlive(pid) {
   return !isZombie(pid);
 }
 
-// The recorded state, or null when there is none or its process has gone.
-export function runningServer(cacheDir, family) {
-  let state;
+// The recorded state, whether its process runs or not (one killed leaves it behind), or null when there is none.
+export function recordedState(cacheDir, family) {
   try {
-    state = JSON.parse(readFileSync(stateFile(cacheDir, family), 'utf8'));
+    return JSON.parse(readFileSync(stateFile(cacheDir, family), 'utf8'));
   } catch {
     return null;
   }
+}
+
+// The recorded state, or null when there is none or its process has gone.
+export function runningServer(cacheDir, family) {
+  const state = recordedState(cacheDir, family);
   return state && Number.isInteger(state.pid) && isAlive(state.pid) ? state : null;
 }
 
