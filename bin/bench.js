@@ -154,8 +154,8 @@ await yargs(hideBin(process.argv))
     .example('$0 server install mariadb', 'install MariaDB from the Debian packages (root)')
     .example('$0 server start postgresql', 'then `bench run --db postgresql` needs no connection flags')
     .example('$0 server start postgresql,mariadb,neo4j', 'three servers, each on its default port')
-    .example('$0 server install neo4j --version 5.20.0', 'a second Neo4j release beside the default one')
-    .example('$0 server start neo4j --version 5.20.0 --cache-dir /tmp/v --port 57700', 'that release, apart from a Neo4j running in the default cache')
+    .example('$0 server install neo4j --version 5.24.2', 'a second Neo4j release beside the default one')
+    .example('$0 server start neo4j --version 5.24.2 --cache-dir /tmp/v --port 57700', 'that release, apart from a Neo4j running in the default cache')
     .example('$0 server status neo4j', 'the release running, with its Java, and the releases installed'), command(serverCommand))
   .command('crash', 'kill a local database under write load, start it again and count the acknowledged writes it lost, per write mode, against what its adapter claims (a process crash, not a power loss)', (y) => y
     .options({
