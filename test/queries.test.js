@@ -95,6 +95,10 @@ test('every kind of wrong answer fails, saying what is wrong', () => {
   assert.match(check('extract-doc', docs.map((doc, i) => (i === 4 ? short : doc))), /missing row \{"_key":"test4"/, 'a missing field');
   assert.match(check('extract-number', reference('extract-number').map(String)), /missing row 0; .*unexpected row "0"/, 'numbers as strings');
   assert.match(check('min-number', [1]), /missing row 0; unexpected row 1/);
+  assert.match(check('min-number', [NaN]), /unexpected row NaN/, 'NaN is not JSON\'s null');
+  assert.match(check('min-number', [0n]), /unexpected row 0n/, 'a BigInt is not a number');
+  assert.match(check('filter-number', [{ ...queryDocument(333), extra: undefined }]), /unexpected row \{"_key":"test333".*"extra":undefined/, 'an undefined field is a field');
+  assert.match(check('keep', reference('keep').map((doc) => ({ value2: doc.value2, _key: doc._key, value1: String(doc.value1) }))), /unexpected row \{"_key":"test\d+","value1":"\d+","value2"/, 'fields out of order are still compared by value and type');
   assert.match(check('max-string', []), /0 rows, expected 1; missing row "test999"/);
   assert.match(check('collect-number', reference('collect-number').map((v) => [v])), /unexpected row \[0\]/);
   assert.match(check('subquery', reference('subquery').map(([key]) => [key, 2])), /unexpected row \["test0",2\]/);

@@ -11,15 +11,32 @@ const MAX_ROW_TEXT = 120;
 
 const clip = (text) => (text.length > MAX_ROW_TEXT ? `${text.slice(0, MAX_ROW_TEXT - 1)}…` : text);
 
+// A value JSON writes as itself: a string, a finite number, a boolean, null (JSON would write NaN as null and drop
+// an undefined field).
+function isPlain(value) {
+  const type = typeof value;
+  return type === 'string' || type === 'boolean' || value === null || (type === 'number' && Number.isFinite(value));
+}
+
+// The fast path of the common case, a flat document whose fields already come in name order (every reference
+// document does, and most drivers keep the order they were written in), is JSON.stringify itself.
+function isCanonicalFlat(value, names) {
+  for (let i = 0; i < names.length; i += 1) {
+    if ((i > 0 && names[i - 1] >= names[i]) || !isPlain(value[names[i]])) return false;
+  }
+  return true;
+}
+
 function canonicalValue(value) {
-  if (Array.isArray(value)) return `[${value.map(canonicalValue).join(',')}]`;
+  if (Array.isArray(value)) return value.every(isPlain) ? JSON.stringify(value) : `[${value.map(canonicalValue).join(',')}]`;
   if (value !== null && typeof value === 'object') {
-    const names = Object.keys(value).sort();
+    const names = Object.keys(value);
+    if (isCanonicalFlat(value, names)) return JSON.stringify(value);
+    names.sort();
     return `{${names.map((name) => `${JSON.stringify(name)}:${canonicalValue(value[name])}`).join(',')}}`;
   }
-  if (typeof value === 'bigint') return `${value}n`;
-  if (value === undefined) return 'undefined';
-  return JSON.stringify(value);
+  if (isPlain(value)) return JSON.stringify(value);
+  return typeof value === 'bigint' ? `${value}n` : String(value);
 }
 
 export const canonicalRow = canonicalValue;
