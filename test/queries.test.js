@@ -67,6 +67,12 @@ test('the references hold the values the data implies', () => {
   assert.equal(reference('join-hash-string').length, 1000);
 });
 
+test('a case that shares another\'s reference has the same reference rows', () => {
+  const shared = CASES.filter((queryCase) => queryCase.sameReferenceAs);
+  assert.deepEqual(shared.map((queryCase) => queryCase.name), CASE_NAMES.filter((name) => name.startsWith('join-')));
+  for (const queryCase of shared) assert.deepEqual(reference(queryCase.name), reference(queryCase.sameReferenceAs), queryCase.name);
+});
+
 test('the lookups ask for 10,000 values spread over the collection, and find those that exist', () => {
   assert.equal(LOOKUP_COUNT, 10_000);
   assert.deepEqual(lookupIndexes(100_000).slice(0, 3), [0, 10, 20]);

@@ -9,7 +9,7 @@ export function queriesContext() {
   const digests = new Map();
   return {
     reference(queryCase, documents, params) {
-      const key = `${queryCase.name} ${documents}`;
+      const key = `${queryCase.sameReferenceAs ?? queryCase.name} ${documents}`;
       if (!digests.has(key)) digests.set(key, digestOf(canonicalRows(queryCase.reference(documents, params), queryCase.order)));
       return digests.get(key);
     },
