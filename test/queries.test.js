@@ -133,6 +133,7 @@ test('the plan: per size and case one round of a warm-up and --runs measured exe
   }
   assert.deepEqual(rounds[2].steps[0].params, { size: '10k', documents: 10_000, collection: 'values10k' });
   assert.throws(() => suite.configure({ ...suite.defaults, concurrency: [4] }), /--concurrency does not apply to --suite queries/);
+  assert.throws(() => suite.configure({ ...suite.defaults, clients: 2 }), /--clients does not apply to --suite queries/);
 });
 
 const options = (namespace) => ({ namespace, database: 'queries-test', concurrency: 1 });

@@ -27,6 +27,7 @@ export default {
     if (settings.concurrency.some((level) => level !== 1)) {
       throw usageError('--concurrency does not apply to --suite queries: its queries run one at a time, as published');
     }
+    if (settings.clients > 1) throw usageError('--clients does not apply to --suite queries: its queries run one at a time, from one client');
     return { sizes: sizesOf(settings), concurrency: [1] };
   },
   describeData: (data) => ({
