@@ -6,6 +6,9 @@ import { deleteDocument, getDocument, insertDocument, updateDocument } from './c
 import { firstColumn, rowsToDocuments, toCount } from './documents.js';
 import { ConnectionPool } from './pool.js';
 import {
+  countDocuments as countQueryDocuments, createCollection, dropCollection, importDocuments, indexCollection, runQuery,
+} from './queries.js';
+import {
   PROFILE_FIELDS,
   createIndexesSql,
   createTablesSql,
@@ -33,6 +36,13 @@ export class DuckdbAdapter {
     table: (name) => this.#tables.temp(name),
     read: (sql, values) => this.#read(sql, values),
     write: (sql, values) => this.#write(sql, values),
+  };
+  // What queries.js needs: a query collection is a temporary table of its own (`<ns>_tmp_q_values10k`), so the
+  // namespace's reset and drop remove it with the others.
+  #queryStore = {
+    table: (name) => this.#tables.temp(`q_${name}`),
+    read: (sql, values, types) => this.#read(sql, values, types),
+    use: (work) => this.#connected.use(work),
   };
 
   constructor(options) {
@@ -280,6 +290,32 @@ export class DuckdbAdapter {
     await deleteDocument(this.#store, collection, key);
   }
 
+  // --- the queries suite (queries.js) ---
+
+  async createQueryCollection(name) {
+    await createCollection(this.#queryStore, name);
+  }
+
+  async importQueryDocuments(name, docs) {
+    await importDocuments(this.#queryStore, name, docs);
+  }
+
+  async indexQueryCollection(name) {
+    await indexCollection(this.#queryStore, name);
+  }
+
+  async countQueryDocuments(name) {
+    return countQueryDocuments(this.#queryStore, name);
+  }
+
+  async dropQueryCollection(name) {
+    await dropCollection(this.#queryStore, name);
+  }
+
+  async query(caseName, name, params) {
+    return runQuery(this.#queryStore, caseName, name, params);
+  }
+
   // --- connection ---
 
   get #connected() {
@@ -287,8 +323,8 @@ export class DuckdbAdapter {
     return this.#pool;
   }
 
-  #read(sql, values) {
-    return this.#connected.use((session) => session.read(sql, values));
+  #read(sql, values, types) {
+    return this.#connected.use((session) => session.read(sql, values, types));
   }
 
   // One statement in its own transaction (autocommit), sent again on a write-write conflict. Each attempt takes

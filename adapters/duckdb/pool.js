@@ -109,10 +109,11 @@ export class ConnectionPool {
     };
     return {
       connection,
-      // The rows of a query, as a result reader (getRowsJS(), columnNames()).
-      read: async (sql, values = []) => {
+      // The rows of a query, as a result reader (getRowsJS(), columnNames()). `types` gives the type of a value
+      // the driver cannot infer (a list).
+      read: async (sql, values = [], types = undefined) => {
         const statement = await prepared(sql);
-        statement.bind(values);
+        statement.bind(values, types);
         return statement.runAndReadAll();
       },
       // A statement's count of rows inserted, updated or deleted.
