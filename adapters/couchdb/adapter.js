@@ -1,13 +1,15 @@
 // CouchDB through its HTTP document API with nano: the lifecycle, the namespace (databases named
 // `<namespace>-...`) and the temporary collections (a database each). It offers the crud suite's document
-// operations only: CouchDB has no graph queries, so none of the social suite's operations, nor its import.
+// operations and the queries suite's cases CouchDB can express (queries.js): CouchDB has no graph queries, so
+// none of the social suite's operations, nor its import.
 import { BenchError, ErrorCodes } from '../../core/errors.js';
 import { openConnection } from './connection.js';
 import * as crud from './crud.js';
 import { fromStored } from './documents.js';
 import {
-  ADAPTER_ID, MARKER_ID, markerDatabase, namespaceDatabases, namespaceState, tempDatabase,
+  ADAPTER_ID, MARKER_ID, markerDatabase, namespaceDatabases, namespaceState, queryDatabase, tempDatabase,
 } from './namespace.js';
+import * as queries from './queries.js';
 
 const NOT_FOUND = 404;
 
@@ -18,6 +20,9 @@ export class CouchAdapter {
   // The last revision known of each document this instance wrote: see crud.js.
   #revisions = new Map();
   #store;
+  // What queries.js needs: a query collection is a database `<ns>-q-<name>` of the namespace, so the reset
+  // destroys it with the others.
+  #queryStore;
 
   constructor(options) {
     this.#options = options;
@@ -25,6 +30,12 @@ export class CouchAdapter {
       label: ADAPTER_ID,
       database: (collection) => this.#client().use(tempDatabase(this.#options.namespace, collection)),
       revisions: this.#revisions,
+    };
+    const queryName = (name) => queryDatabase(this.#options.namespace, name);
+    this.#queryStore = {
+      database: (name) => this.#client().use(queryName(name)),
+      create: (name) => this.#client().db.create(queryName(name)),
+      drop: (name) => this.#dropDatabase(queryName(name)),
     };
   }
 
@@ -113,6 +124,32 @@ export class CouchAdapter {
 
   deleteDocument(collection, key) {
     return crud.deleteDocument(this.#store, collection, key);
+  }
+
+  // --- the queries suite (queries.js) ---
+
+  async createQueryCollection(name) {
+    await queries.createCollection(this.#queryStore, name);
+  }
+
+  async importQueryDocuments(name, docs) {
+    await queries.importDocuments(this.#queryStore, name, docs);
+  }
+
+  async indexQueryCollection(name) {
+    await queries.indexCollection(this.#queryStore, name);
+  }
+
+  async countQueryDocuments(name) {
+    return queries.countDocuments(this.#queryStore, name);
+  }
+
+  async dropQueryCollection(name) {
+    await queries.dropCollection(this.#queryStore, name);
+  }
+
+  async query(caseName, name, params) {
+    return queries.runQuery(this.#queryStore, caseName, name, params);
   }
 
   #client() {

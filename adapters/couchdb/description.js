@@ -1,5 +1,6 @@
 import { CouchAdapter } from './adapter.js';
 import { PASSWORD_ENV } from './connection.js';
+import { CASE_NAMES, UNSUPPORTED } from './queries.js';
 import { dropNamespace, plantForeign } from './test-support.js';
 
 export default {
@@ -7,8 +8,9 @@ export default {
   name: 'CouchDB',
   kind: 'server',
   driver: 'nano',
-  // The crud suite's document operations only: CouchDB has no graph queries.
-  supports: ['insertDocument', 'getDocument', 'updateDocument', 'deleteDocument'],
+  // The crud suite's document operations and the query cases CouchDB can express: it has no graph queries.
+  supports: ['insertDocument', 'getDocument', 'updateDocument', 'deleteDocument', ...CASE_NAMES],
+  unsupported: UNSUPPORTED,
   // The crud suite's two acknowledgement modes, `durable: false` as singleWrite and `durable: true` as
   // singleWriteSync: both send the same request.
   durability: {

@@ -1,8 +1,9 @@
 // The CouchDB databases of one namespace and how its state is told from the server's list of databases.
 // CouchDB database names are lower-case letters, digits and _$()+-/, starting with a letter, so the namespace
-// and the temporary collections' names are lower-cased. A namespace's databases are `<namespace>-marker` and
-// `<namespace>-tmp-<name>`: a namespace is letters, digits and `_`, so no other namespace's names can begin
-// with `<namespace>-` (with `_` as the separator, `dbshootout_check-...` would start like `dbshootout_...`).
+// and the collections' names are lower-cased. A namespace's databases are `<namespace>-marker`,
+// `<namespace>-tmp-<name>` and `<namespace>-q-<name>`: a namespace is letters, digits and `_`, so no other
+// namespace's names can begin with `<namespace>-` (with `_` as the separator, `dbshootout_check-...` would start
+// like `dbshootout_...`).
 import { BenchError, ErrorCodes } from '../../core/errors.js';
 
 export const ADAPTER_ID = 'couchdb';
@@ -32,6 +33,11 @@ export function markerDatabase(namespace) {
 
 export function tempDatabase(namespace, collection) {
   return `${namespacePrefix(namespace)}tmp-${checked('collection name', collection, COLLECTION)}`;
+}
+
+// The queries suite's collection `name` (`values10k`), kept between runs, unlike the temporary ones.
+export function queryDatabase(namespace, name) {
+  return `${namespacePrefix(namespace)}q-${checked('query collection name', name, COLLECTION)}`;
 }
 
 // The namespace's databases among all of the server's (GET /_all_dbs).
