@@ -7,8 +7,10 @@ import { deleteDocument, getDocument, insertDocument, updateDocument } from './c
 import { ageHistogram, fromStored, toStored, toStoredRelation } from './documents.js';
 import { shortestPath } from './graph.js';
 import {
-  COLLECTIONS, INDEXES, LABEL, MARKER_ID, databaseName, namespaceState, strangers, tempCollectionName,
+  COLLECTIONS, INDEXES, LABEL, MARKER_ID, databaseName, namespaceState, queryCollectionName, strangers,
+  tempCollectionName,
 } from './namespace.js';
+import * as queries from './queries.js';
 import {
   agePipeline, cursorOptions, neighbors2Pipeline, neighbors2dataPipeline, neighborsDataPipeline, relationQueries,
   warmupIndexScans, warmupProfilesPipeline,
@@ -28,6 +30,12 @@ export class MongoAdapter {
   #session = null;
   // Whether this instance reset the namespace, i.e. imports into it: its counts() are exact (see counts()).
   #importing = false;
+  // What queries.js needs: a query collection is a collection `q_<name>` of the namespace's database, so the
+  // reset drops it with the others.
+  #queryStore = {
+    collection: (name) => this.#db.collection(queryCollectionName(this.#database, name)),
+    create: (name) => this.#db.createCollection(queryCollectionName(this.#database, name)),
+  };
 
   constructor(options) {
     this.#options = options;
@@ -249,6 +257,32 @@ export class MongoAdapter {
 
   async deleteDocument(collection, key, options) {
     await deleteDocument(this.#tempCollection(collection), key, options);
+  }
+
+  // --- the queries suite (queries.js) ---
+
+  async createQueryCollection(name) {
+    await queries.createCollection(this.#queryStore, name);
+  }
+
+  async importQueryDocuments(name, docs) {
+    await queries.importDocuments(this.#queryStore, name, docs);
+  }
+
+  async indexQueryCollection(name) {
+    await queries.indexCollection(this.#queryStore, name);
+  }
+
+  async countQueryDocuments(name) {
+    return queries.countDocuments(this.#queryStore, name);
+  }
+
+  async dropQueryCollection(name) {
+    await queries.dropCollection(this.#queryStore, name);
+  }
+
+  async query(caseName, name, params) {
+    return queries.runQuery(this.#queryStore, caseName, name, params);
   }
 
   #tempCollection(name) {

@@ -1,5 +1,6 @@
 import { MongoAdapter } from './adapter.js';
 import { PASSWORD_ENV } from './connection.js';
+import { CASE_NAMES } from './queries.js';
 import { dropNamespace, plantForeign } from './test-support.js';
 
 export default {
@@ -9,7 +10,7 @@ export default {
   driver: 'mongodb',
   supports: ['singleRead', 'singleWrite', 'singleWriteSync', 'aggregation',
              'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath',
-             'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument'],
+             'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument', ...CASE_NAMES],
   durability: {
     singleWrite: 'insertOne with the deployment\'s default write concern. On a standalone that is w:1 without j: '
       + 'acknowledged once applied in memory, its journal record flushed to disk within '

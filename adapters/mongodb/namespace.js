@@ -1,6 +1,6 @@
-// One namespace is one MongoDB database holding the profiles, the relations, the marker and the temporary
-// collections: their names, checked before any command so that a typo never creates or drops something
-// unexpected, and how the namespace's state is told from what the database holds.
+// One namespace is one MongoDB database holding the profiles, the relations, the marker, the temporary
+// collections and the queries suite's collections: their names, checked before any command so that a typo never
+// creates or drops something unexpected, and how the namespace's state is told from what the database holds.
 import { BenchError, ErrorCodes } from '../../core/errors.js';
 
 export const LABEL = 'mongodb';
@@ -14,6 +14,8 @@ const MAX_NAMESPACE = 255;
 // in case from an existing database, so the check ignores case too).
 const RESERVED_DATABASES = new Set(['admin', 'local', 'config']);
 const TEMP_PREFIX = 'tmp_';
+// The queries suite's collections (`q_values10k`), kept between runs, unlike the temporary ones.
+const QUERY_PREFIX = 'q_';
 
 export const COLLECTIONS = Object.freeze({ profiles: 'profiles', relations: 'relations', marker: 'marker' });
 // The marker collection holds exactly this one document: { _id: MARKER_ID, marker: <the harness's object> }.
@@ -46,9 +48,14 @@ export function tempCollectionName(database, name) {
   return `${TEMP_PREFIX}${assertIdentifier('collection name', name, maxLength)}`;
 }
 
+export function queryCollectionName(database, name) {
+  const maxLength = MAX_NAMESPACE - database.length - 1 - QUERY_PREFIX.length;
+  return `${QUERY_PREFIX}${assertIdentifier('query collection name', name, maxLength)}`;
+}
+
 // The collections resetNamespace may drop: its own names only.
 export function isOwnCollection(name) {
-  return Object.values(COLLECTIONS).includes(name) || name.startsWith(TEMP_PREFIX);
+  return Object.values(COLLECTIONS).includes(name) || name.startsWith(TEMP_PREFIX) || name.startsWith(QUERY_PREFIX);
 }
 
 // What an owned namespace holds that db-shootout did not create, from listCollections' { name, type }: every
