@@ -11,6 +11,7 @@ import {
   markerDatabase, namespaceDatabases, namespacePrefix, namespaceState, tempDatabase,
 } from '../../adapters/couchdb/namespace.js';
 import { ErrorCodes } from '../../core/errors.js';
+import { CASE_NAMES } from '../../workloads/queries/cases.js';
 
 // CouchDB's database names: a lower-case letter, then lower-case letters, digits and _$()+-/.
 const COUCHDB_NAME = /^[a-z][a-z0-9_$()+/-]*$/;
@@ -196,8 +197,11 @@ describe('couchdb: revisions of updates and deletes', () => {
 });
 
 describe('couchdb: description', () => {
-  test('it offers the crud suite only, and names PouchDB Server as the local server family', () => {
-    assert.deepEqual(couchdb.supports, ['insertDocument', 'getDocument', 'updateDocument', 'deleteDocument']);
+  test('it offers the crud suite and the query cases CouchDB expresses, and names PouchDB Server as the local server family', () => {
+    const cases = couchdb.supports.filter((name) => CASE_NAMES.includes(name));
+    assert.deepEqual(couchdb.supports.filter((name) => !cases.includes(name)), ['insertDocument', 'getDocument', 'updateDocument', 'deleteDocument']);
+    assert.deepEqual([...cases, ...Object.keys(couchdb.unsupported)].sort(), [...CASE_NAMES].sort(), 'every case supported or given a reason');
+    assert.ok(Object.keys(couchdb.unsupported).every((name) => /join|subquery|concat|merge/.test(name)));
     assert.equal(couchdb.server, 'pouchdb');
     assert.equal(couchdb.connection.passwordEnv, 'BENCH_COUCHDB_PASSWORD');
     for (const mode of ['singleWrite', 'singleWriteSync']) assert.match(couchdb.durability[mode], /PouchDB Server/);
