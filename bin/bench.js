@@ -12,7 +12,9 @@ import { dataCommand } from '../cli/data.js';
 import { formatError } from '../cli/errors.js';
 import { ExitCodes } from '../cli/exit-codes.js';
 import { generateCommand } from '../cli/generate.js';
+import { DEFAULTS as K8S_DEFAULTS, k8sCommand } from '../cli/k8s.js';
 import { listCommand } from '../cli/list.js';
+import { mergeCommand } from '../cli/merge.js';
 import { reportCommand } from '../cli/report.js';
 import {
   DEFAULT_CONCURRENCY, checkCommon, checkNumbers, connectionOptions, datasetOptions, datasetSourceOptions, givenFlags,
@@ -87,6 +89,10 @@ await yargs(hideBin(process.argv))
       distribution: { type: 'string', choices: DISTRIBUTIONS, describe: 'mixed: how keys are chosen (YCSB\'s three; zipfian constant 0.99)', defaultDescription: SUITES.mixed.defaults.distribution },
       clients: { type: 'number', default: 1, describe: 'client processes (1 to 256) that run the operations, each with its own connections and its share of --concurrency (and --rate), started together; their latency histograms are merged. A warning when more than the cores' },
       rate: { type: 'string', describe: 'mixed: open loop at this many operations per second (a comma-separated list sweeps rates); latency counts from each operation\'s scheduled time', defaultDescription: 'none: closed loop at --concurrency' },
+      shard: { type: 'string', describe: 'mixed: run shard i of n (i/n, from 0; index/n takes i from JOB_COMPLETION_INDEX) of a run on several machines: the operations of each key go to one shard, each shard has --concurrency (and --rate) of its own, shard 0 alone loads; writes a partial result for bench merge (see README, "Load from many machines")' },
+      'run-id': { type: 'string', describe: 'with --shard: the id every shard of the run is given', defaultDescription: 'derived from --start-at and the other flags' },
+      'start-at': { type: 'string', describe: 'with --shard: the ISO time (at most an hour ahead) before which the first step does not start; every step starts at an instant shard 0 announces' },
+      'shard-wait': { type: 'number', describe: 'with --shard: seconds a shard waits for shard 0\'s announcement, and shard 0 for the next shard to finish a step', defaultDescription: '600' },
       ...datasetOptions,
       ...datasetSourceOptions,
       ...resultOptions,
@@ -208,7 +214,35 @@ await yargs(hideBin(process.argv))
     .example('$0 compare old/ new/', 'old against new, per workload')
     .example('$0 compare main.json branch.json --fail-if-slower 10', 'exit code 1 when the branch is significantly slower by more than 10% anywhere')
     .example('$0 compare neo4j-5.20/ neo4j-5.26/ --format html --out speedup.html', 'one version against another, the speedup per query case charted'), command(compareCommand))
-  .demandCommand(1, 'name a command: run, import, list, generate, check, server, crash, data, report or compare')
+  .command('merge <results..>', 'the partial results of one sharded run (bench run --shard, one file per shard) as one result document: histograms added exactly, throughput over the span from the earliest shard start to the latest end, failed when any shard failed, every shard\'s machine listed', (y) => y
+    .positional('results', { type: 'string', describe: 'partial result files, or directories meaning every *.json in them (the --out file is left out)' })
+    .options({
+      out: { type: 'string', demandOption: 'name the merged result file: --out <file>', describe: 'the merged result file' },
+      json: { type: 'boolean', default: false, describe: 'print the merged document on stdout' },
+      ...quietOption,
+    })
+    .epilogue('Exit codes: 0 merged; 1 merged, and a workload failed in some shard; 2 the files given are not the shards of one run (not partial results, of different runs, a shard missing, given twice or unfinished: each named), nothing written.')
+    .example('$0 merge results/run-1/ --out merged.json', 'every shard of one run, then bench report merged.json'), command(mergeCommand))
+  .command('k8s <action>', 'print Kubernetes manifests (YAML) for load from many machines: `k8s job` gives an Indexed Job of --shards pods running bench run --shard, and a suspended Job that merges their results', (y) => y
+    .positional('action', { choices: ['job'], describe: 'what to print' })
+    .parserConfiguration({ 'populate--': true })
+    .options({
+      db: { type: 'string', demandOption: 'name the database: --db <id>', describe: `database adapter: ${adapterIds().join(', ')}` },
+      suite: { type: 'string', choices: suiteIds(), default: 'mixed', describe: 'the suite the shards run (mixed)' },
+      shards: { type: 'number', demandOption: 'name the number of shards: --shards <n>', describe: 'pods, one shard each (completions = parallelism)' },
+      image: { type: 'string', demandOption: 'name the harness image: --image <image> (see the Dockerfile)', describe: 'the harness image' },
+      'run-id': { type: 'string', describe: 'the Job\'s name and the shards\' --run-id', defaultDescription: '<suite>-<db>-<UTC time>' },
+      'k8s-namespace': { type: 'string', describe: 'the Kubernetes namespace of the Jobs', defaultDescription: 'kubectl\'s current one' },
+      secret: { type: 'string', default: K8S_DEFAULTS.secret, describe: 'the Secret holding the database password under the key "password" (never inline)' },
+      claim: { type: 'string', default: K8S_DEFAULTS.claim, describe: 'a ReadWriteMany PersistentVolumeClaim for the partial and merged results' },
+      cpu: { type: 'string', default: K8S_DEFAULTS.cpu, describe: 'CPU of each shard, requested and limit' },
+      memory: { type: 'string', default: K8S_DEFAULTS.memory, describe: 'memory of each shard, requested and limit' },
+      'shard-wait': { type: 'number', default: K8S_DEFAULTS.shardWait, describe: 'the shards\' --shard-wait' },
+      ...quietOption,
+    })
+    .epilogue('Flags after "--" go to every shard\'s bench run (--host is required: the database server\'s Service). The commands that apply the Job, wait for it, start the merge and fetch the merged result are printed on stderr.')
+    .example('$0 k8s job --db postgresql --suite mixed --shards 4 --image registry.example/db-shootout:1 -- --host postgres.bench.svc --workload read-only --ops 1000000 > job.yaml', 'four load pods against the PostgreSQL Service'), command(k8sCommand))
+  .demandCommand(1, 'name a command: run, import, list, generate, check, server, crash, data, report, compare, merge or k8s')
   .recommendCommands()
   .strict()
   .help()

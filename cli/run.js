@@ -11,6 +11,7 @@ import { claimResultFile, writeResult } from '../results/write.js';
 import { REPORT_FORMATS, buildReport } from '../results/report/index.js';
 import { checkClients, clientsWarning } from '../runner/clients.js';
 import { runBenchmark } from '../runner/run.js';
+import { checkShardedSuite, shardSettings } from '../runner/shards.js';
 import { SUITES, getSuite, isSupported } from '../workloads/index.js';
 import { getPreset } from '../workloads/social/presets.js';
 import {
@@ -131,6 +132,8 @@ async function execute(rawArgv, { stdout, importOnly, onDone = null }) {
   checkSuiteSupported(description, importOnly ? SUITES.social : suite);
   // Flag mistakes are reported before the dataset is prepared, which can take minutes the first time.
   const suiteConfig = suite.configure(settings);
+  const shard = shardSettings(argv, hideBin(process.argv));
+  if (shard) checkShardedSuite(suite.id);
   const clients = argv.clients ?? 1;
   checkClients(description, clients);
   const warning = clientsWarning(clients);
@@ -163,7 +166,7 @@ async function execute(rawArgv, { stdout, importOnly, onDone = null }) {
       suite, description, adapterOptions: options, dataset, workloads, config, signal, progress,
       onUpdate: (update) => recorder.update(update),
       reimport: importOnly || argv.reimport, command: `bench ${process.argv.slice(2).join(' ')}`,
-      server,
+      server, shard,
     });
   } catch (error) {
     if (recorder.file) error.message += `\nthe ${importOnly ? 'import' : 'runs'} completed so far ${importOnly ? 'is' : 'are'} in ${recorder.file}`;
@@ -177,6 +180,7 @@ async function execute(rawArgv, { stdout, importOnly, onDone = null }) {
     stdout?.write(`${JSON.stringify(shown, null, 2)}\n`);
   } else {
     stdout?.write(`\n${importOnly ? formatImport(shown) : formatTable(shown)}\n\nresult: ${recorder.file}\n`);
+    if (shard) stdout?.write(`a partial result: shard ${shard.index} of ${shard.count} of run ${shard.runId}; bench merge combines the shards\n`);
   }
   if (result.interrupted) return ExitCodes.INTERRUPTED;
   return failedWorkloads(result).length > 0 ? ExitCodes.FAILED : ExitCodes.OK;

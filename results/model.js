@@ -8,8 +8,9 @@ import { summarizeRuns } from './stats.js';
 export const RESULT_SCHEMA = 'db-shootout/result@1';
 const MAX_EXAMPLES = 5;
 
-// `server`: the local server process whose resources are sampled ({ pid, source }), or null.
-export function createResult({ suite = 'social', db, dataset, config, command, server = null }) {
+// `server`: the local server process whose resources are sampled ({ pid, source }), or null. `shard`: which share of
+// a `bench run --shard` run the document holds (a partial result, which `bench merge` combines with the others).
+export function createResult({ suite = 'social', db, dataset, config, command, server = null, shard = null }) {
   return {
     schema: RESULT_SCHEMA,
     suite,
@@ -27,6 +28,7 @@ export function createResult({ suite = 'social', db, dataset, config, command, s
     interrupted: false,
     error: null,
     workloads: {},
+    ...(shard ? { shard } : {}),
   };
 }
 
@@ -82,10 +84,13 @@ export function recordRun(result, name, run) {
       ...(run.openLoop ? { openLoop: run.openLoop } : {}),
       // The rows a query returned (the queries suite).
       ...(run.rows !== undefined ? { rows: run.rows } : {}),
+      // A shard's run: when its operations began and ended on the wall clock (results/merge.js spans them).
+      ...(run.span ? { span: run.span } : {}),
     });
   } else {
     entry.runs.push({
       run: run.run, valid: false, errors: run.errors, failed: run.failed, reason: run.reason, resources: run.resources ?? null,
+      ...(run.span ? { span: run.span } : {}),
     });
     for (const example of run.examples) {
       if (entry.failures.length < MAX_EXAMPLES) entry.failures.push({ run: run.run, ...example });

@@ -3,6 +3,7 @@
 // every selected workload, timed by execute() and validated after the clock has stopped. The result document is
 // handed to `onUpdate` after the load and after every round, so nothing completed is lost when a later step
 // fails or the user interrupts.
+import { performance } from 'node:perf_hooks';
 import { BenchError, ErrorCodes, withTimeout } from '../core/errors.js';
 import { packageVersion } from '../core/environment.js';
 import { abbreviate } from '../workloads/compare.js';
@@ -15,6 +16,9 @@ import { checkClients, startClients } from './clients.js';
 import { execute } from './execute.js';
 import { executeOpenLoop } from './open-loop.js';
 import { restartServer } from './restart.js';
+import {
+  checkShardedSuite, createCoordinator, measureClockOffset, shareOf, sleepUntil, wallNow,
+} from './shards.js';
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 const MAX_EXAMPLES_PER_RUN = 3;
@@ -59,9 +63,10 @@ export async function describeDb(description, adapter) {
 // loop. A `timed` workload's check also gets each operation's start and end. `usage.resources` receives what the
 // step used while its operations ran, even when it then throws. With `config.clients` above 1 the operations run
 // in client processes (runner/clients.js), connected and ready before the clock starts; setup, check and teardown
-// stay here, on this process's connection.
+// stay here, on this process's connection. `sharded` (a `--shard` run): `startAt()` resolves with the wall-clock
+// instant at which every shard starts the step, and `owns` tells the check which keys are this shard's.
 async function runWorkload({
-  step, adapter, inputs, expected, round, config, signal, progress, server, usage, clientsOf,
+  step, adapter, inputs, expected, round, config, signal, progress, server, usage, clientsOf, sharded = null,
 }) {
   const { workload, params } = step;
   if (workload.setup) await workload.setup(adapter, params);
@@ -76,11 +81,15 @@ async function runWorkload({
     if (warm.errors.length > 0) throw new Error(`warm-up: ${warm.errors[0].error.message}`);
   }
   const clients = config.clients > 1 ? await clientsOf(step, inputs) : null;
+  const startAt = sharded ? await sharded.startAt() : null;
   const bar = progress?.bar(step.label ?? `${round.label} ${step.key}`, inputs.length);
   const onProgress = bar ? (done) => bar.update(done) : undefined;
   let outcome;
+  let began = null;
   const meter = await measureRun(server);
   try {
+    if (startAt !== null) await sleepUntil(startAt);
+    began = wallNow();
     const executor = params?.rate ? executeOpenLoop : execute;
     outcome = clients ? await clients.run({ signal, onProgress }) : await executor({
       inputs,
@@ -103,6 +112,11 @@ async function runWorkload({
   const run = step.run ?? round.run;
   const record = { run, ops: inputs.length, ms: outcome.wallMs, resources: usage.resources };
   if (outcome.openLoop) record.openLoop = outcome.openLoop;
+  if (sharded) {
+    // Client processes start together a moment after the call: their first start is the span's.
+    const start = outcome.starts ? performance.timeOrigin + Math.min(...outcome.starts) : began;
+    record.span = { startAt: new Date(startAt).toISOString(), startMs: start, endMs: start + outcome.wallMs, lateMs: start - startAt };
+  }
   if (outcome.errors.length > 0) {
     const stopped = outcome.completed < inputs.length ? `; stopped after ${outcome.completed} operations` : '';
     record.valid = false;
@@ -112,7 +126,8 @@ async function runWorkload({
     record.examples = outcome.errors.slice(0, MAX_EXAMPLES_PER_RUN)
       .map(({ index, error }) => ({ input: abbreviate(inputs[index]), problem: `error: ${error.message}` }));
   } else {
-    const failures = await workload.check(expected, inputs, outcome.answers, adapter, params, outcome.times);
+    const checked = sharded ? { ...params, owns: sharded.owns } : params;
+    const failures = await workload.check(expected, inputs, outcome.answers, adapter, checked, outcome.times);
     record.valid = failures.length === 0;
     if (record.valid) {
       Object.assign(record, outcome.latency ?? summarizeLatencies(outcome.latencies), workload.tally?.(inputs, outcome.answers));
@@ -165,8 +180,10 @@ function planEntries(rounds) {
 // order, its teardown. In a chained round (each step works on what the one before stored) a failed step leaves
 // the later ones unmeasured, each recorded as failed with the reason. A stalled step ends the whole benchmark
 // (every later step would stall too), unless the round says `stallFailsRound`: then it ends the round alone.
+// In a `--shard` run (`sharding`, below) shard 0 alone sets a round up and tears it down, the others run their
+// share of its steps.
 async function runRound({
-  round, result, description, adapterOptions, expected, inputs, config, signal, progress, server, suiteId,
+  round, result, description, adapterOptions, expected, inputs, config, signal, progress, server, suiteId, sharding = null,
 }) {
   const adapter = await connectAdapter(description, { ...adapterOptions, concurrency: round.concurrency });
   const clientsOf = (step, stepInputs) => startClients({
@@ -182,8 +199,9 @@ async function runRound({
     stallTimeoutMs: config.stallTimeoutMs,
   });
   let broken = null;
+  const leader = !sharding || sharding.leader;
   try {
-    if (round.setup) await round.setup(adapter);
+    if (round.setup && leader) await round.setup(adapter);
     for (const step of round.steps) {
       if (signal?.aborted) break;
       if (!result.workloads[step.key].supported) continue;
@@ -193,9 +211,11 @@ async function runRound({
       }
       let record;
       const usage = { resources: null };
+      const share = sharding?.share(step, inputs(step));
       try {
         record = await runWorkload({
-          step, adapter, inputs: inputs(step), expected, round, config, signal, progress, server, usage, clientsOf,
+          step, adapter, inputs: share ? share.inputs : inputs(step), expected, round, config, signal, progress, server, usage,
+          clientsOf, sharded: share,
         });
       } catch (error) {
         recordRun(result, step.key, failedRecord(step.run ?? round.run, error, usage.resources));
@@ -203,24 +223,62 @@ async function runRound({
         if (error.code === ErrorCodes.TIMEOUT && !round.stallFailsRound) throw error;
         if (round.chained || error.code === ErrorCodes.TIMEOUT) broken = step.key;
         continue;
+      } finally {
+        await share?.done();
       }
       if (record) {
         recordRun(result, step.key, record);
         if (!record.valid && round.chained) broken = step.key;
       }
     }
-    if (round.teardown) await round.teardown(adapter);
+    if (round.teardown && leader) await round.teardown(adapter);
   } finally {
     await adapter.close();
   }
 }
 
+// The steps of a `--shard` run, numbered in plan order (the same on every shard): each one's share of the inputs,
+// its start (shard 0 announces it, the first at --start-at at the earliest; the others wait for the announcement)
+// and its end (every shard reports it; shard 0 waits for them all).
+function shardSteps(shard, coordinator) {
+  const leader = shard.index === 0;
+  const shares = new Map();
+  let next = 0;
+  return {
+    leader,
+    share(step, all) {
+      if (!shares.has(step.key)) shares.set(step.key, shareOf(all, shard));
+      const number = next;
+      next += 1;
+      let announced = false;
+      const startAt = async () => {
+        announced = true;
+        return leader ? coordinator.start(number, number === 0 ? shard.startAtMs ?? 0 : 0) : coordinator.awaitStart(number);
+      };
+      return {
+        ...shares.get(step.key),
+        startAt,
+        async done() {
+          // A step that failed before its start is still announced, or the others would wait for it in vain.
+          if (leader && !announced) await startAt();
+          await coordinator.done(number);
+          if (leader) await coordinator.awaitDone(number);
+        },
+      };
+    },
+  };
+}
+
 // `suite`: the benchmark family (workloads/index.js), `dataset`: the data it prepared. `server`: the local server
 // process to sample ({ pid, source, dataDir, and for source 'bench server' its family and cacheDir }), or null.
+// `shard` (`bench run --shard`): { index, count, runId, startAtMs, waitMs }; only shard 0 loads, the others wait for
+// its announcements in the namespace's marker (runner/shards.js).
 export async function runBenchmark({
   suite = SUITES.social, description, adapterOptions, dataset, workloads, config, command, signal, progress,
-  onUpdate = () => {}, reimport = false, server = null,
+  onUpdate = () => {}, reimport = false, server = null, shard = null,
 }) {
+  if (shard) checkShardedSuite(suite.id);
+  const leader = !shard || shard.index === 0;
   const rounds = suite.rounds({ config, workloads });
   checkClients(description, config.clients ?? 1);
   const setupAdapter = await connectAdapter(description, adapterOptions);
@@ -233,15 +291,22 @@ export async function runBenchmark({
       config,
       command,
       server: server && { pid: server.pid, source: server.source },
+      shard: shard && {
+        index: shard.index,
+        count: shard.count,
+        runId: shard.runId,
+        startAt: shard.startAtMs ? new Date(shard.startAtMs).toISOString() : null,
+        clock: await measureClockOffset(description, adapterOptions),
+      },
     });
     for (const step of planEntries(rounds)) {
       addWorkload(result, {
         ...step.workload, name: step.key, params: step.params, unsupported: description.unsupported?.[step.workload.operation],
       }, isSupported(description, step.workload));
     }
-    const loaded = await loadMeasured({
+    const loaded = leader ? await loadMeasured({
       suite, adapter: setupAdapter, description, options: adapterOptions, data: dataset, reimport, progress, server,
-    });
+    }) : null;
     if (loaded) {
       const { sha256, ...imported } = loaded;
       // The checksums of the bytes the import read; a reused import's, which its marker matched to the manifest.
@@ -261,7 +326,16 @@ export async function runBenchmark({
     return inputCache.get(step.key);
   };
 
+  const coordinator = shard && createCoordinator({
+    adapter: await connectAdapter(description, { ...adapterOptions, concurrency: 1 }),
+    shard,
+    runId: shard.runId,
+    waitMs: shard.waitMs,
+    log: progress?.log,
+  });
   try {
+    if (coordinator && leader) await coordinator.open();
+    const sharding = coordinator && shardSteps(shard, coordinator);
     for (const [index, round] of rounds.entries()) {
       if (signal?.aborted) break;
       if (index > 0 && config.restartCmd) {
@@ -269,14 +343,21 @@ export async function runBenchmark({
         await restartServer(config.restartCmd);
       }
       await runRound({
-        round, result, description, adapterOptions, expected, inputs, config, signal, progress, server, suiteId: suite.id,
+        round, result, description, adapterOptions, expected, inputs, config, signal, progress, server, suiteId: suite.id, sharding,
       });
       if (!signal?.aborted) await onUpdate(result);
     }
+    if (coordinator && leader) {
+      if (signal?.aborted) await coordinator.abandon('interrupted');
+      else await coordinator.close();
+    }
   } catch (error) {
+    if (coordinator && leader) await coordinator.abandon(error.message);
     finishResult(result, { complete: false, error });
     await onUpdate(result);
     throw Object.assign(error, { result });
+  } finally {
+    await coordinator?.release();
   }
   finishResult(result, { complete: !signal?.aborted, interrupted: Boolean(signal?.aborted) });
   await onUpdate(result);
