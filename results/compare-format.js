@@ -4,6 +4,14 @@ import { formatMs } from './format.js';
 const HEADER = ['workload', 'a median ms', 'b median ms', 'speedup', '95% CI', 'b time vs a', 'verdict'];
 const NUMERIC = new Set([1, 2, 3, 4, 5]);
 
+// When both sides are one database, each in one version, and the versions differ (Neo4j 5.24.2 against
+// 2025.10.1), the time columns name them, so that the table reads on its own.
+function header({ a, b }) {
+  const [va, vb] = [a.versions, b.versions];
+  if (a.database !== b.database || va.length !== 1 || vb.length !== 1 || va[0] === null || vb[0] === null || va[0] === vb[0]) return HEADER;
+  return [HEADER[0], `a: ${a.database} ${va[0]}, median ms`, `b: ${b.database} ${vb[0]}, median ms`, ...HEADER.slice(3)];
+}
+
 function sideCell(side) {
   return side.status === 'passed' ? formatMs(side.medianMs) : side.status;
 }
@@ -58,10 +66,10 @@ function align(table) {
 const md = (text) => String(text).replace(/\|/g, '\\|');
 
 export const COMPARE_FORMATS = Object.freeze({
-  table: (comparison) => `${[...headLines(comparison), '', ...align([HEADER, ...rows(comparison)]), '', ...tailLines(comparison)].join('\n')}\n`,
+  table: (comparison) => `${[...headLines(comparison), '', ...align([header(comparison), ...rows(comparison)]), '', ...tailLines(comparison)].join('\n')}\n`,
   markdown: (comparison) => `${[
     '# db-shootout comparison', '', ...headLines(comparison).map((line) => `- ${md(line)}`), '',
-    `| ${HEADER.join(' | ')} |`, `|${HEADER.map((_, i) => (NUMERIC.has(i) ? '---:' : '---')).join('|')}|`,
+    `| ${header(comparison).map(md).join(' | ')} |`, `|${HEADER.map((_, i) => (NUMERIC.has(i) ? '---:' : '---')).join('|')}|`,
     ...rows(comparison).map((r) => `| ${r.map(md).join(' | ')} |`), '', ...tailLines(comparison).map((line) => `- ${md(line)}`),
   ].join('\n')}\n`,
   json: (comparison) => `${JSON.stringify(comparison, null, 2)}\n`,

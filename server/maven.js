@@ -20,9 +20,10 @@ function mavenErrors(output) {
 }
 
 // -U: a version once not found is asked for again (Maven would otherwise remember the failure for a day).
-async function mvn(args, cwd, coordinates) {
+async function mvn(goal, cwd, coordinates) {
+  const args = ['-B', '-q', '-U', ...goal];
   try {
-    await run('mvn', ['-B', '-q', '-U', ...args], { cwd, timeout: MAVEN_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 });
+    await run('mvn', args, { cwd, timeout: MAVEN_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 });
   } catch (error) {
     if (error.code === 'ENOENT') throw new BenchError(ErrorCodes.USAGE, `Maven (mvn) is not installed; it fetches ${coordinates} from Maven Central`);
     const said = mavenErrors(`${error.stdout ?? ''}\n${error.stderr ?? ''}`) || error.message;
