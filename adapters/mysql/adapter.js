@@ -4,6 +4,9 @@ import { LoadStream, insertBatch } from './bulk.js';
 import { connectError, createPool, endpoint } from './connection.js';
 import { deleteDocument, getDocument, insertDocument, updateDocument } from './crud.js';
 import {
+  countDocuments as countQueryDocuments, createCollection, dropCollection, importDocuments, indexCollection, runQuery,
+} from './queries.js';
+import {
   createDatabaseSql,
   createIndexesSql,
   createTablesSql,
@@ -27,6 +30,20 @@ export class MysqlAdapter {
   #store = {
     table: (name) => this.#tables.temp(name),
     execute: (sql, values) => this.#connection.execute(sql, values),
+  };
+  // What queries.js needs: a query collection is a temporary table of its own (`tmp_q_values10k`) in the
+  // namespace's database, so resetNamespace() and dropNamespace remove it with the database.
+  #queryStore = {
+    table: (name) => this.#tables.temp(`q_${name}`),
+    query: async (sql) => {
+      await this.#bulk.finish();
+      return this.#connection.query(sql);
+    },
+    execute: async (options, values) => {
+      await this.#bulk.finish();
+      return this.#connection.execute(options, values);
+    },
+    load: (table, columns, docs, toRow) => this.#bulkWrite(table, columns, docs, toRow),
   };
 
   constructor(options) {
@@ -357,6 +374,32 @@ export class MysqlAdapter {
 
   async deleteDocument(collection, key) {
     await deleteDocument(this.#store, collection, key);
+  }
+
+  // --- the queries suite (queries.js) ---
+
+  async createQueryCollection(name) {
+    await createCollection(this.#queryStore, name);
+  }
+
+  async importQueryDocuments(name, docs) {
+    await importDocuments(this.#queryStore, name, docs);
+  }
+
+  async indexQueryCollection(name) {
+    await indexCollection(this.#queryStore, name);
+  }
+
+  async countQueryDocuments(name) {
+    return countQueryDocuments(this.#queryStore, name);
+  }
+
+  async dropQueryCollection(name) {
+    await dropCollection(this.#queryStore, name);
+  }
+
+  async query(caseName, name, params) {
+    return runQuery(this.#queryStore, caseName, name, params);
   }
 
   // --- connection ---

@@ -1,4 +1,5 @@
 import { MysqlAdapter } from './adapter.js';
+import { CASE_NAMES } from './queries.js';
 import { dropNamespace, plantForeign } from './test-support.js';
 
 export default {
@@ -8,7 +9,7 @@ export default {
   driver: 'mysql2',
   supports: ['singleRead', 'singleWrite', 'singleWriteSync', 'aggregation',
              'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath',
-             'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument'],
+             'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument', ...CASE_NAMES],
   durability: {
     singleWrite: 'One autocommit InnoDB INSERT, acknowledged at commit as the server\'s global ' +
       'innodb_flush_log_at_trx_commit decides (see settings): at 1, the default and the local server\'s ' +

@@ -1,9 +1,11 @@
-// The description shared by the PostgreSQL adapters; they differ in id, name and data model only.
+// The description shared by the PostgreSQL adapters; they differ in id, name and data model only (`model` for the
+// profiles, `queries` for the queries suite's collections).
 import { PostgresAdapter } from './adapter.js';
 import { PASSWORD_ENV } from './connection.js';
+import { CASE_NAMES } from './queries.js';
 import { dropNamespace, plantForeign } from './test-support.js';
 
-export function adapterDescription({ id, name, model }) {
+export function adapterDescription({ id, name, model, queries }) {
   return {
     id,
     name,
@@ -11,7 +13,7 @@ export function adapterDescription({ id, name, model }) {
     driver: 'pg',
     supports: ['singleRead', 'singleWrite', 'singleWriteSync', 'aggregation',
                'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath',
-               'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument'],
+               'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument', ...CASE_NAMES],
     durability: {
       singleWrite: 'synchronous_commit=off: acknowledged before its WAL is flushed; a server or OS crash or a '
         + 'power loss can lose the last ~3 x wal_writer_delay (600 ms by default) of acknowledged writes, '
@@ -27,7 +29,7 @@ export function adapterDescription({ id, name, model }) {
       passwordEnv: PASSWORD_ENV,
     },
     create(options) {
-      return new PostgresAdapter(options, { label: id, model });
+      return new PostgresAdapter(options, { label: id, model, queries });
     },
     testSupport: {
       plantForeign: (options) => plantForeign(id, model, options),

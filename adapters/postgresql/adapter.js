@@ -9,8 +9,11 @@ import { REPORTED_SETTINGS, openPool } from './connection.js';
 import { CopyStream, copyLine } from './copy.js';
 import { deleteDocument, getDocument, insertDocument, updateDocument } from './crud.js';
 import {
-  INSPECT_SQL, OWN_TABLES_SQL, createIndexesSql, createNamespaceSql, createTempCollectionSql, dropNamespaceSql,
-  namespaceNames, quote, schemaName,
+  countDocuments as countQueryDocuments, createCollection, dropCollection, importDocuments, indexCollection, runQuery,
+} from './queries.js';
+import {
+  INSPECT_SQL, OWN_TABLES_SQL, assertIdentifier, createIndexesSql, createNamespaceSql, createTempCollectionSql,
+  dropNamespaceSql, namespaceNames, quote, schemaName,
 } from './schema.js';
 
 // Memory for each index build, for its session only; the server default (64 MB) makes the relation indexes of
@@ -72,11 +75,17 @@ export class PostgresAdapter {
   #commitModes = new WeakMap();
   // What crud.js needs of the connection.
   #store;
+  // The queries suite's storage model (queries.js, ../postgresql_tabular/queries.js) and what it needs: a
+  // collection is a temporary table of its own (`tmp_q_values10k`), so the namespace's reset and drop remove it
+  // with the others.
+  #queryModel;
+  #queryStore;
 
-  constructor(options, { label, model }) {
+  constructor(options, { label, model, queries }) {
     this.#label = label;
     this.#options = options;
     this.#model = model;
+    this.#queryModel = queries;
     this.#names = namespaceNames(label, schemaName(label, options.namespace, model.schemaSuffix));
     this.#sql = statements(this.#names, model);
     this.#store = {
@@ -84,6 +93,19 @@ export class PostgresAdapter {
       table: (name) => this.#names.temp(name),
       rows: (text, values) => this.#run(text, values),
       write: (durable, text, values) => this.#write(durable, text, values),
+    };
+    this.#queryStore = {
+      table: (name) => this.#names.temp(`q_${name}`),
+      index: (name, field) => quote(assertIdentifier(label, 'index', `tmp_q_${name}_${field}`)),
+      query: async (config) => {
+        await this.#bulk.finish();
+        return this.#connection.query(config);
+      },
+      transaction: async (work) => {
+        await this.#bulk.finish();
+        return this.#transaction(work);
+      },
+      copy: (table, columns, docs, line) => this.#bulkWrite(table, columns, docs, line),
     };
     this.#bulk = new BulkLoad({
       streams: Math.min(IMPORT_STREAMS, options.concurrency),
@@ -357,6 +379,32 @@ export class PostgresAdapter {
 
   async deleteDocument(collection, key, options) {
     await deleteDocument(this.#store, collection, key, options);
+  }
+
+  // --- the queries suite (queries.js) ---
+
+  async createQueryCollection(name) {
+    await createCollection(this.#queryStore, this.#queryModel, name);
+  }
+
+  async importQueryDocuments(name, docs) {
+    await importDocuments(this.#queryStore, this.#queryModel, name, docs);
+  }
+
+  async indexQueryCollection(name) {
+    await indexCollection(this.#queryStore, this.#queryModel, name);
+  }
+
+  async countQueryDocuments(name) {
+    return countQueryDocuments(this.#queryStore, name);
+  }
+
+  async dropQueryCollection(name) {
+    await dropCollection(this.#queryStore, name);
+  }
+
+  async query(caseName, name, params) {
+    return runQuery(this.#queryStore, this.#queryModel, caseName, name, params);
   }
 
   #temp(name) {
