@@ -1,6 +1,7 @@
 // `bench merge <files or dirs...> --out <file>`: the partial results of one sharded run as one result document,
 // which `bench report` and `bench compare` read like any other. Problems with the files given (not results, of
 // different runs, a shard missing, twice or unfinished) are usage errors: exit code 2, nothing written.
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { writeResult } from '../results/write.js';
 import { failedWorkloads } from '../results/model.js';
@@ -12,9 +13,11 @@ import { ExitCodes } from './exit-codes.js';
 import { checkOutputFile } from './output.js';
 
 export async function mergeCommand(argv, { stdout = process.stdout, stderr = process.stderr } = {}) {
-  checkOutputFile(argv.out);
-  const documents = await reportErrorsAsUsage(() => loadResults(argv.results));
-  if (typeof documents === 'number') return documents;
+  const out = checkOutputFile(argv.out);
+  const read = await reportErrorsAsUsage(() => loadResults(argv.results));
+  if (typeof read === 'number') return read;
+  // A merged file written into the shards' directory before is not one of them.
+  const documents = read.filter(({ file }) => path.resolve(file) !== out);
   const began = performance.now();
   const merged = mergeShards(documents);
   const ms = performance.now() - began;
