@@ -1,0 +1,140 @@
+// bench merge (results/merge.js, cli/merge.js): partial results of a sharded run, built here as the runner builds
+// them, merged into one result document: histograms added exactly, throughput over the span of every shard, a
+// failed shard fails the run, every machine listed; the refusals (other runs, a missing, duplicate or unfinished
+// shard, a document that is no partial result) with exit code 2; bench report and compare read the merged document.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, describe, test } from 'node:test';
+import { mergeShards, orderShards } from '../results/merge.js';
+import { addWorkload, createResult, finishResult, recordRun } from '../results/model.js';
+import { decodeHistogram, summarizeLatencies } from '../results/stats.js';
+import { spawnBench } from './helpers/cli.js';
+
+const work = mkdtempSync(path.join(os.tmpdir(), 'bench-merge-'));
+after(() => rmSync(work, { recursive: true, force: true }));
+
+const KEY = 'read-only n=3000 c=4';
+const T0 = Date.parse('2026-01-01T12:00:00Z');
+const latenciesOf = (index, count) => Array.from({ length: count }, (_, i) => 0.2 + ((i * 7919 + index * 104_729) % 5000) / 97);
+
+// A partial result as runner/run.js writes it: one mixed workload, one run of `latencies` from `startMs` to `endMs`.
+function partial({
+  index, count = 3, runId = 'r1', latencies = latenciesOf(index, 1000), startMs = T0 + index * 3, endMs = T0 + 500 + index * 40,
+  valid = true, complete = true, hostname = `node-${index}`,
+}) {
+  const result = createResult({
+    suite: 'mixed',
+    db: { id: 'postgresql', name: 'PostgreSQL', version: '15' },
+    dataset: { id: 'mixed-uniform-r300-s1', name: 'mixed documents' },
+    config: { concurrency: [4], runs: 1 },
+    command: `bench run --suite mixed --shard ${index}/${count} --run-id ${runId}`,
+    shard: { index, count, runId, startAt: null, clock: { offsetMs: 0.1 * index, roundTripMs: 0.5, against: 'test' } },
+  });
+  result.environment.hostname = hostname;
+  addWorkload(result, { name: KEY, compared: true, operation: 'getDocument', description: 'gets only', params: { ops: 3000 } }, true);
+  const span = { startAt: new Date(T0).toISOString(), startMs, endMs, lateMs: startMs - T0 };
+  const resources = { server: null, client: { cpuPct: 10 + index, eventLoopDelayP99Ms: 1 + index }, clientBound: false };
+  recordRun(result, KEY, valid
+    ? { run: 1, valid: true, ops: latencies.length, ms: endMs - startMs, resources, span, ...summarizeLatencies(latencies) }
+    : {
+      run: 1, valid: false, ops: latencies.length, errors: 0, failed: 2, reason: '2 wrong answers', resources, span,
+      examples: [{ input: 'operation 7 (get C12)', problem: 'returned a value never written' }],
+    });
+  return finishResult(result, { complete });
+}
+
+const documents = (results) => results.map((result, i) => ({ file: `shard-${i}.json`, result }));
+
+describe('merging the shards of one run', () => {
+  test('adds their histograms exactly and spans their runs', () => {
+    const shards = [0, 1, 2].map((index) => partial({ index }));
+    const merged = mergeShards(documents([shards[2], shards[0], shards[1]]));
+    const entry = merged.workloads[KEY];
+    const [run] = entry.runs;
+    const every = [0, 1, 2].flatMap((index) => latenciesOf(index, 1000));
+    const alone = summarizeLatencies(every);
+    assert.equal(entry.status, 'passed');
+    assert.equal(entry.ops, 3000);
+    assert.equal(decodeHistogram(run.histogram).totalCount, 3000);
+    for (const p of ['p50', 'p90', 'p95', 'p99', 'max']) assert.equal(run.latencyMs[p], alone.latencyMs[p], p);
+    assert.ok(Math.abs(run.latencyMs.mean - alone.latencyMs.mean) < 0.002);
+    // From the earliest start (shard 0's) to the latest end (shard 2's).
+    assert.equal(run.ms, 580);
+    assert.equal(run.opsPerSec, Math.round(3000 / 0.58));
+    assert.equal(run.span.shards.length, 3);
+    assert.deepEqual(run.resources.client.processes.map((process) => process.cpuPct), [10, 11, 12]);
+    assert.deepEqual(merged.shards.machines.map((machine) => machine.hostname), ['node-0', 'node-1', 'node-2']);
+    assert.deepEqual(merged.shards.machines.map((machine) => machine.clock.offsetMs), [0, 0.1, 0.2]);
+    assert.equal(merged.shards.runId, 'r1');
+    assert.equal(merged.config.shards, 3);
+    assert.equal(merged.shard, undefined);
+    assert.equal(merged.command, 'bench run --suite mixed --run-id r1');
+    assert.equal(merged.complete, true);
+  });
+
+  test('a shard whose check failed fails the run, naming it', () => {
+    const merged = mergeShards(documents([partial({ index: 0 }), partial({ index: 1, valid: false }), partial({ index: 2 })]));
+    const entry = merged.workloads[KEY];
+    assert.equal(entry.status, 'failed');
+    assert.equal(entry.runs[0].valid, false);
+    assert.equal(entry.runs[0].reason, 'shard 1: 2 wrong answers');
+    assert.match(entry.failures[0].problem, /^shard 1: returned a value never written/);
+  });
+
+  test('refuses other runs, missing, duplicate and unfinished shards, and documents of no shard', () => {
+    const usage = (message) => ({ code: 'E_USAGE', message });
+    assert.throws(() => orderShards(documents([partial({ index: 0 }), partial({ index: 1, runId: 'r2' }), partial({ index: 2 })])),
+      usage(/of 2 different runs; merge one run at a time\nrun r1: shard-0.json, shard-2.json\nrun r2: shard-1.json/));
+    assert.throws(() => orderShards(documents([partial({ index: 0, count: 4 }), partial({ index: 2, count: 4 })])),
+      usage(/run r1 is missing shards 1, 3 of 4/));
+    assert.throws(() => orderShards(documents([partial({ index: 0 }), partial({ index: 1 }), partial({ index: 1 }), partial({ index: 2 })])),
+      usage(/shard 1 in shard-1.json and shard-2.json/));
+    assert.throws(() => orderShards(documents([partial({ index: 0 }), partial({ index: 1, complete: false }), partial({ index: 2 })])),
+      usage(/unfinished shards .*shard-1.json \(shard 1 of 3\)/));
+    const plain = partial({ index: 0 });
+    delete plain.shard;
+    assert.throws(() => orderShards(documents([plain])), usage(/not a partial result of a sharded run/));
+    assert.throws(() => orderShards(documents([partial({ index: 0 }), partial({ index: 1, count: 2 })])), usage(/disagree on their number/));
+  });
+});
+
+describe('bench merge', () => {
+  const write = (name, result) => {
+    const file = path.join(work, name);
+    writeFileSync(file, JSON.stringify(result));
+    return file;
+  };
+
+  test('writes the merged document, which bench report and bench compare read like any other', async () => {
+    const files = [0, 1, 2].map((index) => write(`p${index}.json`, partial({ index })));
+    const out = path.join(work, 'merged.json');
+    const merged = await spawnBench(['merge', ...files, '--out', out]);
+    assert.equal(merged.code, 0, merged.stderr);
+    assert.match(merged.stderr, /merged 3 shards of run r1 in \d+ ms \(machines: node-0, node-1, node-2\)/);
+    assert.equal(JSON.parse(readFileSync(out, 'utf8')).workloads[KEY].ops, 3000);
+    const report = await spawnBench(['report', out, '--format', 'json']);
+    assert.equal(report.code, 0, report.stderr);
+    assert.equal(JSON.parse(report.stdout).workloads[0].results.postgresql.opsPerSec, Math.round(3000 / 0.58));
+    const compare = await spawnBench(['compare', out, out, '--format', 'json']);
+    assert.equal(compare.code, 0, compare.stderr);
+  });
+
+  test('exit code 2, nothing written, for a missing shard; 1 for a failed one', async () => {
+    const out = path.join(work, 'missing.json');
+    const files = [0, 2].map((index) => write(`m${index}.json`, partial({ index, runId: 'rm' })));
+    const missing = await spawnBench(['merge', ...files, '--out', out]);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /^error: run rm is missing shard 1 of 3/);
+    assert.throws(() => readFileSync(out), { code: 'ENOENT' });
+    const failed = await spawnBench(['merge', ...[0, 1, 2].map((index) => write(`f${index}.json`, partial({ index, runId: 'rf', valid: index !== 1 }))),
+      '--out', path.join(work, 'failed.json')]);
+    assert.equal(failed.code, 1, failed.stderr);
+  });
+
+  test('--help says what exit code 2 means', async () => {
+    const help = await spawnBench(['merge', '--help']);
+    assert.match(help.stdout.replace(/\s+/g, ' '), /2 the files given are not the shards of one run/);
+  });
+});
