@@ -57,6 +57,8 @@ export function jobManifests({
   const volume = { name: 'results', persistentVolumeClaim: { claimName: claim } };
   const mount = { name: 'results', mountPath: RESULTS_DIR };
   const resources = { requests: { cpu, memory }, limits: { cpu, memory } };
+  // The image's `node` user; fsGroup lets it write on the results volume.
+  const securityContext = { runAsNonRoot: true, runAsUser: 1000, runAsGroup: 1000, fsGroup: 1000 };
   const out = `${RESULTS_DIR}/${runId}`;
   const load = {
     apiVersion: 'batch/v1',
@@ -72,6 +74,7 @@ export function jobManifests({
         metadata: { labels: { ...labels, 'app.kubernetes.io/component': 'load' } },
         spec: {
           restartPolicy: 'Never',
+          securityContext,
           affinity: {
             podAntiAffinity: {
               requiredDuringSchedulingIgnoredDuringExecution: [{
@@ -108,6 +111,7 @@ export function jobManifests({
         metadata: { labels: { ...labels, 'app.kubernetes.io/component': 'merge' } },
         spec: {
           restartPolicy: 'Never',
+          securityContext,
           containers: [{
             name: 'merge',
             image,

@@ -66,6 +66,7 @@ describe('bench k8s job', () => {
     assert.deepEqual(spread.labelSelector.matchLabels, { 'db-shootout/run': 'run-7', 'app.kubernetes.io/component': 'load' });
     assert.equal(load.spec.template.metadata.labels['db-shootout/run'], 'run-7');
     assert.deepEqual(pod.volumes, [{ name: 'results', persistentVolumeClaim: { claimName: 'db-shootout-results' } }]);
+    assert.equal(pod.securityContext.fsGroup, 1000, 'the image\'s user may write on the volume');
     assert.equal(merge.spec.suspend, true);
     assert.deepEqual(merge.spec.template.spec.containers[0].args, ['merge', '/results/run-7', '--out', '/results/run-7.json', '--json', '--quiet']);
     assert.match(stderr, /kubectl patch job run-7-merge/);
