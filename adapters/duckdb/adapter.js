@@ -74,11 +74,12 @@ export class DuckdbAdapter {
     };
   }
 
-  // Reads every profile and both relation columns once, so their blocks are in DuckDB's buffer pool.
+  // Reads every column of the profiles and of the relations once, so their blocks are in DuckDB's buffer pool.
+  // max() of each column (COLUMNS(*)) reads its values: count(*) would be answered without reading any column.
   async warmup() {
     const { profiles, relations } = this.#tables;
-    await this.#read(`SELECT count(*) FROM (SELECT ${PROFILE_COLUMNS_SQL} FROM ${profiles})`);
-    await this.#read(`SELECT count(DISTINCT _from), count(DISTINCT _to) FROM ${relations}`);
+    await this.#read(`SELECT max(COLUMNS(*)) FROM ${profiles}`);
+    await this.#read(`SELECT max(COLUMNS(*)) FROM ${relations}`);
   }
 
   // --- namespace ---
