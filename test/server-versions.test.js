@@ -12,6 +12,7 @@ import { after, describe, test } from 'node:test';
 import { loadAdapter } from '../adapters/index.js';
 import { installedLine } from '../cli/server.js';
 import { ErrorCodes } from '../core/errors.js';
+import { COMPARE_FORMATS } from '../results/compare-format.js';
 import { defaultCacheDir } from '../core/paths.js';
 import { chooseJava, installedJdks, javaMajor } from '../server/java.js';
 import { installServer, serverFamily, serverReleases, startServer, stopServer } from '../server/index.js';
@@ -244,6 +245,39 @@ describe('bench server on the command line', () => {
       'OrientDB is not running',
       'OrientDB installed: none (default 3.2.25: npx bench server install orientdb)',
     ]);
+  });
+});
+
+describe('bench compare of two releases', () => {
+  const side = (label, versions, database = 'neo4j') => ({
+    label, files: [`${label}.json`], database, versions, dataset: 'queries-10k', harness: ['0.1.0'], config: [{ concurrency: 1, runs: 5 }],
+  });
+  const comparison = (a, b) => ({
+    statistics: { speedup: 'median(a) / median(b)', interval: { method: 'percentile bootstrap', seed: 1 } },
+    a, b,
+    workloads: [{ name: 'min-number', compared: true, a: { status: 'passed', medianMs: 20 }, b: { status: 'passed', medianMs: 10 }, speedup: 2, ci: { low: 1.5, high: 2.5 }, changePct: -50, verdict: 'faster' }],
+    summary: { geometricMeanSpeedup: 2, compared: 1, faster: 1, slower: 0, notSignificant: 0, notComparable: [] },
+    gate: null,
+    warnings: [],
+  });
+  const headerOf = (text) => text.split('\n').find((line) => line.startsWith('workload') || line.startsWith('| workload'));
+
+  test('one database in two releases: the time columns name each side\'s release', () => {
+    const both = comparison(side('a', ['5.26.30']), side('b', ['2025.10.1']));
+    assert.match(headerOf(COMPARE_FORMATS.table(both)), /^workload +a: neo4j 5\.26\.30, median ms +b: neo4j 2025\.10\.1, median ms +speedup/);
+    assert.equal(headerOf(COMPARE_FORMATS.markdown(both)),
+      '| workload | a: neo4j 5.26.30, median ms | b: neo4j 2025.10.1, median ms | speedup | 95% CI | b time vs a | verdict |');
+  });
+
+  test('the same release, several on one side, no version or two databases: the plain columns', () => {
+    for (const [a, b] of [
+      [side('a', ['5.26.30']), side('b', ['5.26.30'])],
+      [side('a', ['5.26.30']), side('b', ['5.26.30', '2025.10.1'])],
+      [side('a', [null]), side('b', ['2025.10.1'])],
+      [side('a', ['16.4'], 'postgresql'), side('b', ['2025.10.1'])],
+    ]) {
+      assert.match(headerOf(COMPARE_FORMATS.table(comparison(a, b))), /^workload +a median ms +b median ms +speedup/);
+    }
   });
 });
 
