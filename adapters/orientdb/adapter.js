@@ -11,6 +11,9 @@ import { deleteDocument, getDocument, insertDocument, updateDocument } from './c
 import { DOCUMENT_JSON, parseDocument } from './documents.js';
 import { ImportState, MAX_PENDING_RELATIONS } from './relations.js';
 import {
+  countDocuments as countQueryDocuments, createCollection, dropCollection, importDocuments, indexCollection, runQuery,
+} from './queries.js';
+import {
   CLASSES_SQL, CREATE_KEY_INDEX, IN_EDGES, KNOWS, MARKER, OUT_EDGES, PROFILE, createNamespaceScript,
   createTempClassScript, databaseName, dropTempClassSql, isOwnClass, isSystemClass, tempClass,
 } from './schema.js';
@@ -376,6 +379,45 @@ export class OrientDBAdapter {
       statements: this.#temp(collection),
       command: (sql, params) => this.#command(sql, params),
       query: (sql, params) => this.#query(sql, params),
+    };
+  }
+
+  // --- the queries suite (queries.js) ---
+
+  async createQueryCollection(name) {
+    await createCollection(this.#queryStore, name);
+  }
+
+  async importQueryDocuments(name, docs) {
+    await importDocuments(this.#queryStore, name, docs);
+  }
+
+  async indexQueryCollection(name) {
+    await indexCollection(this.#queryStore, name);
+  }
+
+  async countQueryDocuments(name) {
+    return countQueryDocuments(this.#queryStore, name);
+  }
+
+  async dropQueryCollection(name) {
+    await dropCollection(this.#queryStore, name);
+  }
+
+  async query(caseName, name, params) {
+    return runQuery(this.#queryStore, caseName, name, params);
+  }
+
+  // What queries.js needs: a query collection is a temporary collection's class (`Tmp_q_values10k`), so the
+  // namespace's reset and drop, which drop the database, remove it.
+  get #queryStore() {
+    return {
+      label: this.#label,
+      query: (sql, params) => this.#query(sql, params),
+      command: (sql, params) => this.#command(sql, params),
+      script: (sql, params) => this.#script(sql, params),
+      withSession: (work) => this.#withSession(work),
+      sessions: Math.min(this.#options.concurrency, IMPORT_SESSIONS),
     };
   }
 

@@ -1,5 +1,6 @@
 import { OrientDBAdapter } from './adapter.js';
 import { PASSWORD_ENV } from './connection.js';
+import { CASE_NAMES, UNSUPPORTED } from './queries.js';
 import { dropNamespace, plantForeign } from './test-support.js';
 
 const ID = 'orientdb';
@@ -11,7 +12,8 @@ export default {
   driver: 'orientjs',
   supports: ['singleRead', 'singleWrite', 'singleWriteSync', 'aggregation',
              'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath',
-             'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument'],
+             'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument', ...CASE_NAMES],
+  unsupported: UNSUPPORTED,
   durability: {
     singleWrite: 'One INSERT, acknowledged once applied with its WAL record queued in the server\'s memory; the WAL '
       + 'is written and fsynced every storage.wal.commitTimeout (1000 ms by default), so a server crash, an OS '
