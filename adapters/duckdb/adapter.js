@@ -98,7 +98,7 @@ export class DuckdbAdapter {
           'refusing to drop them (choose another --namespace)',
       );
     }
-    await this.#pool.use(async (session) => {
+    await this.#connected.use(async (session) => {
       await session.exec('BEGIN TRANSACTION');
       try {
         for (const { type, name } of objects) await session.exec(`DROP ${type === 'view' ? 'VIEW' : 'TABLE'} ${quote(name)}`);
@@ -156,7 +156,7 @@ export class DuckdbAdapter {
   }
 
   async createIndexes() {
-    await this.#pool.use(async (session) => {
+    await this.#connected.use(async (session) => {
       for (const sql of createIndexesSql(this.#tables)) await session.exec(sql);
     });
   }
@@ -170,7 +170,7 @@ export class DuckdbAdapter {
   }
 
   #append(table, items, toRow) {
-    return this.#pool.use(async ({ connection }) => {
+    return this.#connected.use(async ({ connection }) => {
       const appender = await connection.createAppender(table);
       try {
         const writer = DuckDBDataChunkWriter.forAppender(appender);
@@ -250,14 +250,14 @@ export class DuckdbAdapter {
 
   async createTempCollection(name) {
     const table = this.#tables.temp(name);
-    await this.#pool.use(async (session) => {
+    await this.#connected.use(async (session) => {
       for (const sql of createTempCollectionSql(table)) await session.exec(sql);
     });
   }
 
   async dropTempCollection(name) {
     const table = this.#tables.temp(name);
-    await this.#pool.use((session) => session.exec(`DROP TABLE IF EXISTS ${table}`));
+    await this.#connected.use((session) => session.exec(`DROP TABLE IF EXISTS ${table}`));
   }
 
   async countDocuments(name) {
