@@ -19,10 +19,11 @@ import {
 } from './schema.js';
 import { shortestPathSql } from './shortest-path.js';
 
-// DuckDB aborts the later of two transactions that write the same row ("Conflict on update!"); nothing of it
-// was written, so the statement is sent again. Bounded, so a livelock ends in an error rather than a stall.
+// DuckDB aborts the later of two transactions that write the same row ("Conflict on update!", "Conflict on
+// tuple deletion!"); nothing of it was written, so the statement is sent again. Bounded, so a livelock ends in an
+// error rather than a stall.
 const MAX_CONFLICT_ATTEMPTS = 100;
-const CONFLICT = /^TransactionContext Error: .*Conflict/;
+const CONFLICT = /^TransactionContext Error: Conflict on (update|tuple deletion)!/;
 const SETTINGS = ['threads', 'memory_limit', 'checkpoint_threshold'];
 const PROFILE_COLUMNS_SQL = PROFILE_FIELDS.map(quote).join(', ');
 
