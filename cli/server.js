@@ -1,5 +1,6 @@
 import { loadAdapter } from '../adapters/index.js';
 import { usageError } from '../core/errors.js';
+import { defaultCacheDir } from '../core/paths.js';
 import { installServer, serverFamily, serverReleases, serverStatus, startServer, stopServer } from '../server/index.js';
 import { SUITES, isSupported } from '../workloads/index.js';
 import { formatError } from './errors.js';
@@ -74,10 +75,11 @@ async function familyCommand(server, argv, { stdout }) {
       return ExitCodes.OK;
     case 'start': {
       const state = await timed(`starting ${server.name}`, () => startServer(server, {
-        cacheDir, port: argv.port, version: argv.version, javaHome: argv['java-home'] ?? process.env.BENCH_JAVA_HOME,
+        cacheDir, port: argv.port, version: argv.version, javaHome: argv['java-home'],
       }));
       write(`${server.name} ${state.alreadyRunning ? 'is already running' : 'started'}: ${describe(state)}`);
-      write(`use it with: ${await runHint(server.adapters[0])}`);
+      // bench run finds the server through the cache directory's state file.
+      write(`use it with: ${await runHint(server.adapters[0])}${cacheDir === defaultCacheDir() ? '' : ` --cache-dir ${cacheDir}`}`);
       return ExitCodes.OK;
     }
     case 'stop': {

@@ -4,6 +4,7 @@
 // server of a family runs at a time in one cache directory.
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { BenchError, ErrorCodes, usageError } from '../core/errors.js';
+import { defaultCacheDir } from '../core/paths.js';
 import mariadb from './mariadb.js';
 import neo4j from './neo4j.js';
 import orientdb from './orientdb.js';
@@ -68,18 +69,20 @@ export async function startServer(server, {
   cacheDir, port = server.defaultPort, version, javaHome = process.env.BENCH_JAVA_HOME, confirmTimeoutMs = CONFIRM_TIMEOUT_MS,
 }) {
   const release = releaseOf(server, version, recordedState(cacheDir, server.family)?.release ?? server.defaultVersion);
+  // The commands a message suggests name the cache directory unless it is the default one.
+  const where = cacheDir === defaultCacheDir() ? '' : ` --cache-dir ${cacheDir}`;
   const running = runningServer(cacheDir, server.family);
   if (running) {
     // A state written before releases were recorded is the default one's.
     const runningRelease = running.release ?? server.defaultVersion;
     if (version === undefined || runningRelease === release) return { ...running, alreadyRunning: true };
-    throw usageError(`${running.version} is running (pid ${running.pid}, port ${running.port}); stop it first with \`npx bench server stop ${server.family}\``
+    throw usageError(`${running.version} is running (pid ${running.pid}, port ${running.port}); stop it first with \`npx bench server stop ${server.family}${where}\``
       + `, or start ${server.name} ${release} beside it with another --cache-dir and --port`);
   }
   const dir = releaseDir(server, cacheDir, release);
   const label = await server.version(dir, release);
   if (!label) {
-    const install = `npx bench server install ${server.family}${release === null || release === server.defaultVersion ? '' : ` --version ${release}`}`;
+    const install = `npx bench server install ${server.family}${release === null || release === server.defaultVersion ? '' : ` --version ${release}`}${where}`;
     throw new BenchError(ErrorCodes.USAGE, `${release === null ? server.name : `${server.name} ${release}`} is not installed; run \`${install}\``);
   }
   const java = server.javaFor

@@ -199,7 +199,7 @@ describe('starting one release while another runs', () => {
     writeFileSync(stateFile(cacheDir, 'neo4j'), JSON.stringify(state));
     await assert.rejects(startServer(neo4j, { cacheDir, version: '2025.10.1', port: await freePort() }), {
       code: ErrorCodes.USAGE,
-      message: `Neo4j 5.24.2 Community is running (pid ${holder.pid}, port 57700); stop it first with \`npx bench server stop neo4j\`, or start Neo4j 2025.10.1 beside it with another --cache-dir and --port`,
+      message: `Neo4j 5.24.2 Community is running (pid ${holder.pid}, port 57700); stop it first with \`npx bench server stop neo4j --cache-dir ${cacheDir}\`, or start Neo4j 2025.10.1 beside it with another --cache-dir and --port`,
     });
     assert.equal((await startServer(neo4j, { cacheDir, version: '5.24.2' })).alreadyRunning, true);
     assert.equal((await startServer(neo4j, { cacheDir })).alreadyRunning, true, 'no --version: whichever runs');
@@ -209,7 +209,7 @@ describe('starting one release while another runs', () => {
     await new Promise((resolve) => { holder.once('exit', resolve); });
     assert.equal(runningServer(cacheDir, 'neo4j'), null);
     await assert.rejects(startServer(neo4j, { cacheDir, port: await freePort() }), {
-      code: ErrorCodes.USAGE, message: 'Neo4j 5.24.2 is not installed; run `npx bench server install neo4j --version 5.24.2`',
+      code: ErrorCodes.USAGE, message: `Neo4j 5.24.2 is not installed; run \`npx bench server install neo4j --version 5.24.2 --cache-dir ${cacheDir}\``,
     });
   });
 });
