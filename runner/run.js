@@ -212,19 +212,23 @@ async function runRound({
       let record;
       const usage = { resources: null };
       const share = sharding?.share(step, inputs(step));
+      let failure = null;
       try {
         record = await runWorkload({
           step, adapter, inputs: share ? share.inputs : inputs(step), expected, round, config, signal, progress, server, usage,
           clientsOf, sharded: share,
         });
       } catch (error) {
-        recordRun(result, step.key, failedRecord(step.run ?? round.run, error, usage.resources));
-        // A stalled server will stall every following workload too.
-        if (error.code === ErrorCodes.TIMEOUT && !round.stallFailsRound) throw error;
-        if (round.chained || error.code === ErrorCodes.TIMEOUT) broken = step.key;
+        failure = error;
+      }
+      // A shard reports its step done however it ended, unless the shards' meeting itself failed.
+      if (share && !failure?.meeting) await share.done();
+      if (failure) {
+        recordRun(result, step.key, failedRecord(step.run ?? round.run, failure, usage.resources));
+        // A stalled server will stall every following workload too; shards that no longer meet cannot go on.
+        if ((failure.code === ErrorCodes.TIMEOUT && !round.stallFailsRound) || failure.meeting) throw failure;
+        if (round.chained || failure.code === ErrorCodes.TIMEOUT) broken = step.key;
         continue;
-      } finally {
-        await share?.done();
       }
       if (record) {
         recordRun(result, step.key, record);

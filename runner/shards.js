@@ -26,6 +26,9 @@ export const DEFAULT_WAIT_S = 600;
 // How far ahead of its announcement a step starts: time for every shard to read the marker (polled this often).
 const ANNOUNCE_LEAD_MS = 1000;
 const POLL_MS = 100;
+// An announcement written longer ago than this is one of an earlier run given the same id: a live one is read within
+// a poll, since shard 0 announces nothing new before every shard has reported the step before done.
+const STALE_MS = 10_000;
 // The largest distance of --start-at from now: a past time means the shards would not start together; a far one
 // is more likely a mistake than a plan.
 const START_AT_PAST_MS = 5000;
@@ -201,6 +204,12 @@ export async function measureClockOffset(description, options) {
 }
 
 const describeShard = ({ index, count }) => `shard ${index} of ${count}`;
+
+// An error of the meeting itself (a shard gone, the others' announcement missing): it ends this shard's run, where a
+// step's own error only fails the step.
+function meetingError(code, message) {
+  return Object.assign(new BenchError(code, message), { meeting: true });
+}
 const doneKey = (step, { index, count }) => `C${step * count + index + 1}`;
 
 // The shards' meeting through the database, on a connection of its own. Steps are numbered from 0 in the order
@@ -209,7 +218,9 @@ const doneKey = (step, { index, count }) => `C${step * count + index + 1}`;
 export function createCoordinator({ adapter, shard, runId, waitMs, log = () => {} }) {
   const name = describeShard(shard);
   const stored = async () => (await adapter.inspectNamespace()).marker ?? {};
-  const announce = async (shards) => adapter.writeMarker({ ...(await stored()), shards: { runId, count: shard.count, ...shards } });
+  const announce = async (shards) => adapter.writeMarker({
+    ...(await stored()), shards: { runId, count: shard.count, writtenMs: wallNow(), ...shards },
+  });
 
   async function poll(what, test) {
     const deadline = Date.now() + waitMs;
@@ -217,7 +228,7 @@ export function createCoordinator({ adapter, shard, runId, waitMs, log = () => {
       const found = await test();
       if (found !== undefined) return found;
       if (Date.now() > deadline) {
-        throw new BenchError(ErrorCodes.TIMEOUT, `${name} of run ${runId}: ${what} within ${Math.round(waitMs / 1000)} s`);
+        throw meetingError(ErrorCodes.TIMEOUT, `${name} of run ${runId}: ${what} within ${Math.round(waitMs / 1000)} s`);
       }
       await new Promise((resolve) => { setTimeout(resolve, POLL_MS); });
     }
@@ -244,11 +255,11 @@ export function createCoordinator({ adapter, shard, runId, waitMs, log = () => {
       log(`${name}: waiting for shard 0 to announce step ${step + 1} of run ${runId}`);
       return poll(`shard 0 did not announce step ${step + 1} (is it running, against this namespace?)`, async () => {
         const { state, marker } = await adapter.inspectNamespace();
-        if (state === 'foreign') throw new BenchError(ErrorCodes.NAMESPACE_FOREIGN, `${name}: the namespace is not the harness's`);
+        if (state === 'foreign') throw meetingError(ErrorCodes.NAMESPACE_FOREIGN, `${name}: the namespace is not the harness's`);
         const shards = marker?.shards;
-        if (shards?.runId !== runId) return undefined;
-        if (shards.failed) throw new Error(`${name}: shard 0 stopped: ${shards.failed}`);
-        if (shards.count !== shard.count) throw usageError(`${name}: shard 0 runs ${shards.count} shards, this one was given ${shard.count}`);
+        if (shards?.runId !== runId || !(shards.writtenMs > wallNow() - STALE_MS)) return undefined;
+        if (shards.failed) throw meetingError(undefined, `${name}: shard 0 stopped: ${shards.failed}`);
+        if (shards.count !== shard.count) throw meetingError(ErrorCodes.USAGE, `${name}: shard 0 runs ${shards.count} shards, this one was given ${shard.count}`);
         return shards.step === step ? shards.startAtMs : undefined;
       });
     },
@@ -269,7 +280,7 @@ export function createCoordinator({ adapter, shard, runId, waitMs, log = () => {
           since = Date.now();
         } else if (Date.now() - since > waitMs) {
           const missing = Array.from({ length: shard.count }, (_, index) => index).filter((index) => !done.has(index));
-          throw new BenchError(ErrorCodes.TIMEOUT, `${name} of run ${runId}: ${missing.map((index) => `shard ${index}`).join(', ')} `
+          throw meetingError(ErrorCodes.TIMEOUT, `${name} of run ${runId}: ${missing.map((index) => `shard ${index}`).join(', ')} `
             + `of ${shard.count} did not report step ${step + 1} done within ${Math.round(waitMs / 1000)} s (stopped, or killed?)`);
         }
         await new Promise((resolve) => { setTimeout(resolve, POLL_MS); });

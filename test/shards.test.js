@@ -12,9 +12,9 @@ import memory from '../adapters/memory/description.js';
 import postgresql from '../adapters/postgresql/description.js';
 import { jobManifests } from '../cli/k8s.js';
 import { decodeHistogram } from '../results/stats.js';
-import { connectAdapter } from '../runner/run.js';
+import { connectAdapter, runBenchmark } from '../runner/run.js';
 import {
-  fnv1a32, keyShard, parseShard, parseStartAt, runIdOf, shardSettings, shareOf,
+  createCoordinator, fnv1a32, keyShard, parseShard, parseStartAt, runIdOf, shardSettings, shareOf,
 } from '../runner/shards.js';
 import mixed from '../workloads/mixed/suite.js';
 import { COLLECTION, WORKLOADS } from '../workloads/mixed/workloads.js';
@@ -132,6 +132,69 @@ describe('the split of a step by key', () => {  const stream = (name) => byName[
     } finally {
       await adapter.close();
     }
+  });
+});
+
+describe('the shards\' meeting, in one process over the in-process store', () => {
+  const options = { namespace: 'dbshootout_shardmeet', concurrency: 4, connectTimeoutMs: 1000, dataDir: null };
+  const config = {
+    records: 300, ops: 3000, runs: 1, durable: false, shape: 'varied', seed: 5, distribution: 'zipfian', concurrency: [2, 8],
+    stallTimeoutMs: 10_000,
+  };
+  const runShard = async (shard, signal) => runBenchmark({
+    suite: mixed, description: memory, adapterOptions: options, dataset: await mixed.prepare(config),
+    workloads: [byName['50-50']], config, command: 'test', shard: { runId: 'meet', waitMs: 3000, startAtMs: null, ...shard }, signal,
+  });
+
+  test('every step starts at one announced instant, the first at --start-at, and every shard checks its keys', async () => {
+    const startAtMs = Date.now() + 1500;
+    const results = await Promise.all([0, 1, 2].map((index) => runShard({ index, count: 3, startAtMs })));
+    const keys = Object.keys(results[0].workloads);
+    assert.equal(keys.length, 2);
+    for (const key of keys) {
+      const runs = results.map((result) => result.workloads[key].runs[0]);
+      assert.ok(results.every((result) => result.workloads[key].status === 'passed'), JSON.stringify(results.map((result) => result.workloads[key].failures)));
+      assert.equal(results.reduce((total, result) => total + result.workloads[key].ops, 0), 3000);
+      assert.equal(new Set(runs.map((run) => run.span.startAt)).size, 1, 'one start for every shard');
+      for (const run of runs) assert.ok(run.span.startMs >= Date.parse(run.span.startAt));
+    }
+    assert.ok(Date.parse(results[0].workloads[keys[0]].runs[0].span.startAt) >= startAtMs);
+    assert.ok(Date.parse(results[0].workloads[keys[1]].runs[0].span.startAt) > results.reduce(
+      (latest, result) => Math.max(latest, result.workloads[keys[0]].runs[0].span.endMs), 0), 'the second step after every shard ended the first');
+    assert.deepEqual(results.map((result) => result.shard.index), [0, 1, 2]);
+    assert.equal(results[1].shard.clock, null, 'no server clock to read');
+  });
+
+  test('a shard 0 that stops ends the others, which say why', async () => {
+    const controller = new AbortController();
+    const leader = runShard({ index: 0, count: 2, runId: 'stops' }, controller.signal);
+    const other = runShard({ index: 1, count: 2, runId: 'stops' });
+    controller.abort();
+    await leader;
+    await assert.rejects(other, /shard 1 of 2: shard 0 stopped: interrupted/);
+  });
+
+  test('an announcement of an earlier run with the same id is not taken for this run\'s', async () => {
+    const adapter = await connectAdapter(memory, { ...options, concurrency: 1 });
+    try {
+      const { marker } = await adapter.inspectNamespace();
+      const old = { runId: 'again', count: 2, step: 0, startAtMs: Date.now() - 20_000, writtenMs: Date.now() - 21_000 };
+      await adapter.writeMarker({ ...marker, shards: old });
+      const coordinator = createCoordinator({ adapter, shard: { index: 1, count: 2 }, runId: 'again', waitMs: 300 });
+      await assert.rejects(coordinator.awaitStart(0), { code: 'E_TIMEOUT', message: /did not announce step 1/ });
+      await adapter.writeMarker({ ...marker, shards: { ...old, writtenMs: Date.now() } });
+      assert.equal(await coordinator.awaitStart(0), old.startAtMs);
+    } finally {
+      await adapter.close();
+    }
+  });
+
+  test('a shard 0 that never comes is waited for no longer than --shard-wait', async () => {
+    const began = Date.now();
+    await assert.rejects(runShard({ index: 1, count: 2, runId: 'alone', waitMs: 500 }), {
+      code: 'E_TIMEOUT', message: /shard 1 of 2 of run alone: shard 0 did not announce step 1 .* within 1 s/,
+    });
+    assert.ok(Date.now() - began < 5000);
   });
 });
 
