@@ -40,9 +40,9 @@ export const AGGREGATE_VIEWS = Object.freeze({
     value8: view(emitting('value8'), '_count'),
   },
 });
-const DESIGN = { [INDEX_VIEWS._id]: INDEX_VIEWS, [AGGREGATE_VIEWS._id]: AGGREGATE_VIEWS };
+const DESIGNS = [INDEX_VIEWS, AGGREGATE_VIEWS];
 const designName = (id) => id.slice('_design/'.length);
-const viewsOf = (attribute) => [INDEX_VIEWS, AGGREGATE_VIEWS].find(({ views }) => Object.hasOwn(views, attribute));
+const viewsOf = (attribute) => DESIGNS.find(({ views }) => Object.hasOwn(views, attribute));
 
 function field(name) {
   if (!FIELDS.includes(name)) throw new Error(`${ADAPTER_ID}: ${JSON.stringify(name)} is not a field of the query documents`);
@@ -145,7 +145,7 @@ export async function importDocuments(store, name, docs) {
 // indexing, never of a timed query.
 export async function indexCollection(store, name) {
   const database = store.database(name);
-  for (const design of Object.values(DESIGN)) {
+  for (const design of DESIGNS) {
     await database.insert(structuredClone(design));
     for (const [viewName, { reduce }] of Object.entries(design.views)) {
       await database.view(designName(design._id), viewName, { limit: 0, ...(reduce ? { reduce: false } : {}) });
