@@ -102,13 +102,17 @@ try {
   console.log(`sharded load on PostgreSQL: mixed read-only, ${format(Number(args.records))} documents, zipfian keys, `
     + `${format(Number(args.ops))} operations per run split by key, concurrency ${args.concurrency} per shard, ${rounds} rounds`);
   console.log(`machine: ${env.cpu}, ${env.cores} cores, load average ${os.loadavg().map((load) => load.toFixed(1)).join(' ')}, node ${env.node}`);
-  console.log('shards  merged ops/s (rounds)                  p50 ms (rounds)         p99 ms (rounds)         latest start ms');
+  // Per shard count the median of the rounds, each round's in brackets; "latest start": how late the latest shard
+  // began after the instant shard 0 announced.
+  const rows = [['shards', 'merged ops/s', 'p50 ms', 'p99 ms', 'latest start ms']];
   for (const count of counts) {
     const list = measured[count];
-    const column = (key, digits) => `${median(list.map((figure) => figure[key])).toFixed(digits)} (${list.map((figure) => figure[key].toFixed(digits)).join(', ')})`;
-    console.log(`${String(count).padEnd(8)}${`${format(median(list.map((figure) => figure.rate)))} (${list.map((figure) => format(figure.rate)).join(', ')})`.padEnd(40)}`
-      + `${column('p50', 2).padEnd(24)}${column('p99', 2).padEnd(24)}${median(list.map((figure) => figure.lateMs)).toFixed(1)}`);
+    const column = (key, show) => `${show(median(list.map((figure) => figure[key])))} (${list.map((figure) => show(figure[key])).join(', ')})`;
+    const fixed = (digits) => (value) => value.toFixed(digits);
+    rows.push([String(count), column('rate', format), column('p50', fixed(2)), column('p99', fixed(2)), column('lateMs', fixed(1))]);
   }
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
+  for (const row of rows) console.log(row.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd());
   const largest = Math.max(...counts);
   console.log(`merge of ${largest} shards of ${format(Number(args.ops) / largest)} operations each (${format(Number(args.ops))} in all): `
     + `in process median ${median(times).toFixed(2)} ms (${MERGE_REPEATS} repeats, ${Math.min(...times).toFixed(2)} to ${Math.max(...times).toFixed(2)}), `

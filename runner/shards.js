@@ -210,6 +210,7 @@ const describeShard = ({ index, count }) => `shard ${index} of ${count}`;
 function meetingError(code, message) {
   return Object.assign(new BenchError(code, message), { meeting: true });
 }
+
 const doneKey = (step, { index, count }) => `C${step * count + index + 1}`;
 
 // The shards' meeting through the database, on a connection of its own. Steps are numbered from 0 in the order
