@@ -39,6 +39,7 @@ started=
 failed=0
 stop_started() { if [ -n "$started" ]; then bench server stop "$family" --cache-dir "$cache" --quiet || true; fi; }
 trap stop_started EXIT
+trap 'exit 130' INT TERM
 
 for release in "$a" "$b"; do
   echo "== $family $release" >&2
