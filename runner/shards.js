@@ -303,6 +303,8 @@ export function shardSettings(argv, args, { env = process.env, now = Date.now() 
     return null;
   }
   const { index, count } = parseShard(argv.shard, env);
+  // Every shard would restart the server the others are measuring.
+  if (argv['restart-cmd'] !== undefined) throw usageError('--restart-cmd cannot restart a server that other shards use; leave it out with --shard');
   const startAtMs = argv['start-at'] === undefined ? null : parseStartAt(argv['start-at'], now);
   const wait = argv['shard-wait'] ?? DEFAULT_WAIT_S;
   if (!(Number.isFinite(wait) && wait > 0 && wait <= 86_400)) {

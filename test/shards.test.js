@@ -58,6 +58,7 @@ describe('the shard flags', () => {
   test('the other shard flags are refused without --shard', () => {
     assert.equal(shardSettings({}, []), null);
     assert.throws(() => shardSettings({ 'run-id': 'x' }, []), { code: 'E_USAGE', message: /--run-id applies to a sharded run/ });
+    assert.throws(() => shardSettings({ shard: '0/2', 'run-id': 'x', 'restart-cmd': 'pg_ctl restart' }, []), { code: 'E_USAGE', message: /--restart-cmd cannot/ });
     assert.deepEqual(shardSettings({ shard: '1/3', 'run-id': 'x', 'shard-wait': 2 }, []), {
       index: 1, count: 3, runId: 'x', startAtMs: null, waitMs: 2000,
     });
@@ -65,6 +66,12 @@ describe('the shard flags', () => {
 });
 
 const ctx = await mixed.prepare({ records: 200, ops: [7000], shape: 'varied', seed: 4 });
+
+test('bench run refuses --shard for a suite whose checks need every client\'s writes, before any work', async () => {
+  const { code, stderr } = await spawnBench(['run', '--suite', 'crud', '--db', 'sqlite', '--shard', '0/2', '--run-id', 'x', '--out', work]);
+  assert.equal(code, 2, stderr);
+  assert.match(stderr, /^error: --shard runs the mixed suite; the crud suite's checks read back what every client wrote/);
+});
 
 describe('the split of a step by key', () => {  const stream = (name) => byName[name].inputs(ctx, { ops: 7000, records: 200, distribution: 'zipfian' });
 
