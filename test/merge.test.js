@@ -22,7 +22,7 @@ const latenciesOf = (index, count) => Array.from({ length: count }, (_, i) => 0.
 // A partial result as runner/run.js writes it: one mixed workload, one run of `latencies` from `startMs` to `endMs`.
 function partial({
   index, count = 3, runId = 'r1', latencies = latenciesOf(index, 1000), startMs = T0 + index * 3, endMs = T0 + 500 + index * 40,
-  valid = true, complete = true, hostname = `node-${index}`,
+  valid = true, complete = true, hostname = `node-${index}`, openLoop = null,
 }) {
   const result = createResult({
     suite: 'mixed',
@@ -37,7 +37,7 @@ function partial({
   const span = { startAt: new Date(T0).toISOString(), startMs, endMs, lateMs: startMs - T0 };
   const resources = { server: null, client: { cpuPct: 10 + index, eventLoopDelayP99Ms: 1 + index }, clientBound: false };
   recordRun(result, KEY, valid
-    ? { run: 1, valid: true, ops: latencies.length, ms: endMs - startMs, resources, span, ...summarizeLatencies(latencies) }
+    ? { run: 1, valid: true, ops: latencies.length, ms: endMs - startMs, resources, span, openLoop, ...summarizeLatencies(latencies) }
     : {
       run: 1, valid: false, ops: latencies.length, errors: 0, failed: 2, reason: '2 wrong answers', resources, span,
       examples: [{ input: 'operation 7 (get C12)', problem: 'returned a value never written' }],
@@ -72,6 +72,20 @@ describe('merging the shards of one run', () => {
     assert.equal(merged.shard, undefined);
     assert.equal(merged.command, 'bench run --suite mixed --run-id r1');
     assert.equal(merged.complete, true);
+  });
+
+  test('open loop: the shards\' target rates add up, the achieved rate is every answer over the span', () => {
+    const openLoop = (lag) => ({ targetRate: 2000, achievedRate: 1990, sendLagMs: { mean: lag, max: lag * 10 }, note: null });
+    const shards = [0, 1].map((index) => partial({ index, count: 2, openLoop: openLoop(index + 1) }));
+    const [run] = mergeShards(documents(shards)).workloads[KEY].runs;
+    // 2000 answers from T0 to T0 + 540 ms: 3,704 ops/s, 7% below the 4,000 targeted.
+    assert.deepEqual(run.openLoop, {
+      targetRate: 4000,
+      achievedRate: 3704,
+      sendLagMs: { mean: 1.5, max: 20 },
+      note: 'achieved 3704 ops/s, 7% below the target of 4000 ops/s (the shards\' targets added): the answers could not keep up with the schedule',
+    });
+    assert.equal(run.opsPerSec, 3704);
   });
 
   test('a shard whose check failed fails the run, naming it', () => {
