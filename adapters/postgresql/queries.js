@@ -14,7 +14,7 @@
 //   table(name)                        the collection's quoted, schema-qualified table name, checked
 //   index(name, field)                 the quoted name of the collection's index on that field
 //   query(config)                      pg's result of one statement (text, values, rowMode), after any import
-//   transaction(work)                  work(client) in one transaction, on a connection of its own
+//   transaction(work)                  work(client) in one transaction, on one connection of the pool
 //   copy(table, columns, docs, line)   a batch streamed into the table by COPY (one line per document)
 import { INDEXES } from '../../workloads/queries/data.js';
 import { copyLine } from './copy.js';
@@ -38,6 +38,14 @@ export const isNumber = (name) => NUMBERS.has(knownField(name));
 // Fields as a select list, each named after itself: the driver hands the row over as the document (or part).
 export const fieldList = (model, alias, names) => names.map((name) => `${model.field(alias, name)} AS ${quote(name)}`).join(', ');
 
+// A storage model supplies:
+//   columnsSql                 the collection's column definitions
+//   copyColumns, copyLine(doc)  the columns COPY fills, and a document's line of COPY text
+//   field(alias, name)         the typed value of a field of row `alias` (no alias: of the row an index is on)
+//   document(alias)            { select, rows }: the select list of a whole document, and how its rows are read
+//   json(alias)                the document as jsonb
+//   unset(params)              the unset case, whose idiom differs between the models
+//
 // The document model: `_key` in a column of its own (the primary key, as for profiles), and the whole document,
 // `_key` included, as jsonb. A field's typed value is its ->> text cast to integer or given the "C" collation;
 // the expression indexes are built on exactly these expressions, so the planner matches them.
