@@ -119,8 +119,5 @@ export async function runQuery(store, caseName, name, params) {
   if (!Object.hasOwn(CASES, caseName)) throw new Error(`mysql: unknown query case ${caseName}`);
   const { sql, rows, values = [] } = CASES[caseName](params);
   const [result] = await store.execute({ sql: sql.replaceAll('$t', store.table(name)), rowsAsArray: rows !== 'objects' }, values);
-  switch (rows) {
-    case 'values': return result.map((row) => row[0]);
-    default: return result;
-  }
+  return rows === 'values' ? result.map((row) => row[0]) : result;
 }
