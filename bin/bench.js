@@ -68,6 +68,8 @@ const MISSING_ARGUMENTS = {
   report: 'bench report needs at least one result file or directory of result files',
   server: `bench server needs an action and a server: <install|start|stop|status> <${SERVER_FAMILIES.join('|')}>`,
   data: 'bench data needs an action and a dataset: bench data fetch pokec',
+  merge: 'bench merge needs the partial results of one sharded run: their files, or a directory of them',
+  k8s: 'bench k8s needs what to print: bench k8s job --db <id> --shards <n> --image <image> -- --host <server>',
 };
 const quietOption = { quiet: { type: 'boolean', default: false, describe: 'no progress on stderr' } };
 

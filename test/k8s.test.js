@@ -72,6 +72,12 @@ describe('bench k8s job', () => {
     assert.match(stderr, /kubectl patch job run-7-merge/);
   });
 
+  test('with no action says what it needs', async () => {
+    const { code, stderr } = await spawnBench(['k8s']);
+    assert.equal(code, 2);
+    assert.match(stderr, /^error: bench k8s needs what to print: bench k8s job --db <id>/);
+  });
+
   test('refuses what the shards could not run, with exit code 2', async () => {
     const base = ['--db', 'postgresql', '--shards', '2', '--image', 'i'];
     const { code, stderr } = await run(base);

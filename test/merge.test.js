@@ -147,6 +147,12 @@ describe('bench merge', () => {
     assert.equal(failed.code, 1, failed.stderr);
   });
 
+  test('with no files says what it needs', async () => {
+    const { code, stderr } = await spawnBench(['merge', '--out', path.join(work, 'none.json')]);
+    assert.equal(code, 2);
+    assert.match(stderr, /^error: bench merge needs the partial results of one sharded run/);
+  });
+
   test('--help says what exit code 2 means', async () => {
     const help = await spawnBench(['merge', '--help']);
     assert.match(help.stdout.replace(/\s+/g, ' '), /2 the files given are not the shards of one run/);
