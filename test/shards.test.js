@@ -239,6 +239,7 @@ const histogramTotal = (run) => decodeHistogram(run.histogram).totalCount;
 const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'));
 
 describe('shards as a Kubernetes Indexed Job runs them, against PostgreSQL', { skip: target.skip, timeout: 180_000 }, () => {
+  after(() => postgresql.testSupport.dropNamespace({ ...target.options, namespace: 'dbshootout_shardtest' }));
   const work2 = (name) => {
     const dir = path.join(work, name);
     mkdirSync(dir, { recursive: true });
