@@ -8,7 +8,7 @@ import { runningServer } from '../server/state.js';
 import { crashModes } from './load.js';
 
 // Embedded databases whose data lives in files: the harness runs them in a child process it can kill.
-const EMBEDDED_ON_DISK = new Set(['sqlite']);
+const EMBEDDED_ON_DISK = new Set(['sqlite', 'duckdb']);
 
 const refuse = (reason) => usageError(`cannot crash a server it did not start: ${reason}`);
 
