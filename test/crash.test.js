@@ -8,6 +8,7 @@ import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { adapterIds, loadAdapter } from '../adapters/index.js';
 import sqlite from '../adapters/sqlite/description.js';
+import duckdb from '../adapters/duckdb/description.js';
 import { ErrorCodes } from '../core/errors.js';
 import { AckLog, readAckLog } from '../durability/ack-log.js';
 import { missingKeys, summariseMode } from '../durability/crash.js';
@@ -182,25 +183,27 @@ describe('what a crash test may kill', () => {
   }
 });
 
-test('bench crash --db sqlite kills SQLite in a child process under load: no acknowledged write lost in either mode', async () => {
-  const cacheDir = mkdtempSync(path.join(dir, 'sqlite-'));
-  const out = path.join(cacheDir, 'results');
-  const { code, stdout, stderr } = await spawnBench(['crash', '--db', 'sqlite', '--trials', '1', '--seed', '3', '--json', '--out', out],
-    { env: { BENCH_CACHE_DIR: cacheDir } });
-  assert.equal(code, 0, stderr);
-  assert.match(stderr, /not a power-loss test/);
-  assert.match(stderr, /sqlite singleWriteSync crash 1\/1: killed \d\.\d\d s into the load, \d+ writes acknowledged, 0 lost/);
-  const result = JSON.parse(stdout);
-  assert.equal(result.schema, 'db-shootout/result@1');
-  assert.equal(result.complete, true);
-  assert.deepEqual(Object.keys(result.durability), ['singleWrite', 'singleWriteSync']);
-  for (const [mode, figures] of Object.entries(result.durability)) {
-    assert.equal(figures.trials, 1);
-    assert.ok(figures.acknowledged > 0, `${mode}: writes were acknowledged before the kill`);
-    assert.equal(figures.lost, 0, mode);
-    assert.equal(figures.claim, sqlite.durability[mode]);
-    assert.equal(figures.verdict, 'verified');
-    assert.ok(figures.crashes[0].killAfterMs >= 1000 && figures.crashes[0].killAfterMs <= 3000);
-  }
-  assert.deepEqual(readdirSync(out).filter((name) => /^sqlite-crash-.*\.json$/.test(name)).length, 1);
-});
+for (const embedded of [sqlite, duckdb]) {
+  test(`bench crash --db ${embedded.id} kills ${embedded.name} in a child process under load: no acknowledged write lost in either mode`, async () => {
+    const cacheDir = mkdtempSync(path.join(dir, `${embedded.id}-`));
+    const out = path.join(cacheDir, 'results');
+    const { code, stdout, stderr } = await spawnBench(['crash', '--db', embedded.id, '--trials', '1', '--seed', '3', '--json', '--out', out],
+      { env: { BENCH_CACHE_DIR: cacheDir } });
+    assert.equal(code, 0, stderr);
+    assert.match(stderr, /not a power-loss test/);
+    assert.match(stderr, new RegExp(`${embedded.id} singleWriteSync crash 1/1: killed \\d\\.\\d\\d s into the load, \\d+ writes acknowledged, 0 lost`));
+    const result = JSON.parse(stdout);
+    assert.equal(result.schema, 'db-shootout/result@1');
+    assert.equal(result.complete, true);
+    assert.deepEqual(Object.keys(result.durability), ['singleWrite', 'singleWriteSync']);
+    for (const [mode, figures] of Object.entries(result.durability)) {
+      assert.equal(figures.trials, 1);
+      assert.ok(figures.acknowledged > 0, `${mode}: writes were acknowledged before the kill`);
+      assert.equal(figures.lost, 0, mode);
+      assert.equal(figures.claim, embedded.durability[mode]);
+      assert.equal(figures.verdict, 'verified');
+      assert.ok(figures.crashes[0].killAfterMs >= 1000 && figures.crashes[0].killAfterMs <= 3000);
+    }
+    assert.deepEqual(readdirSync(out).filter((name) => new RegExp(`^${embedded.id}-crash-.*\\.json$`).test(name)).length, 1);
+  });
+}
