@@ -21,7 +21,7 @@ import {
 // Server settings that change results, reported with every run.
 const REPORTED_SETTINGS = Object.freeze(['storage.useWAL', 'storage.wal.commitTimeout',
   'storage.wal.syncOnPageFlush', 'storage.callFsync', 'storage.diskCache.bufferSize',
-  'ridBag.embeddedToSbtreeBonsaiThreshold']);
+  'ridBag.embeddedToSbtreeBonsaiThreshold', 'query.maxHeapElementsAllowedPerOp']);
 const SERVER_INFO = 'network.http.serverInfo';
 
 // Rows per result page: every answer of a workload fits in one page, so each operation is one round trip.
