@@ -14,7 +14,7 @@ export function caseOf(name, params) {
 }
 
 // One row per case and size, cases in the suite's order and each case's sizes from small to large:
-// { queryCase, size, documents, status, runs, minMs, maxMs, meanMs, medianMs, rows, reason }.
+// { queryCase, size, documents, status, runs, minMs, maxMs, meanMs, medianMs, rows, clientBound, reason }.
 export function queryFigures(result) {
   const rows = [];
   for (const [name, entry] of Object.entries(result.workloads)) {
@@ -31,6 +31,7 @@ export function queryFigures(result) {
       meanMs: valid ? entry.summary.meanMs : null,
       medianMs: valid ? entry.summary.medianMs : null,
       rows: valid ? entry.runs.at(-1).rows ?? null : null,
+      clientBound: Boolean(entry.resources?.clientBound),
       reason: entry.reason ?? failedRun?.reason ?? null,
     });
   }
@@ -51,7 +52,7 @@ function align(table, numeric) {
 export function formatQueryTable(result) {
   const header = ['test name', 'collection', 'runs', 'min (s)', 'max (s)', 'avg (s)', 'median (s)', 'rows', 'status'];
   const rows = queryFigures(result).map((f) => (f.status === 'passed'
-    ? [f.queryCase, f.size, String(f.runs), seconds(f.minMs), seconds(f.maxMs), seconds(f.meanMs), seconds(f.medianMs), String(f.rows ?? ''), 'ok']
+    ? [f.queryCase, f.size, String(f.runs), seconds(f.minMs), seconds(f.maxMs), seconds(f.meanMs), seconds(f.medianMs), String(f.rows ?? ''), f.clientBound ? 'ok, client-bound *' : 'ok']
     : [f.queryCase, f.size, String(f.runs), '', '', '', '', '', `${f.status.toUpperCase()}${f.reason ? `: ${f.reason}` : ''}`]));
   return align([header, ...rows], new Set([2, 3, 4, 5, 6, 7]));
 }
