@@ -145,7 +145,7 @@ describe('orientdb connection', { skip }, () => {
       const settings = await adapter.settings();
       assert.deepEqual(Object.keys(settings), ['storage.useWAL', 'storage.wal.commitTimeout',
         'storage.wal.syncOnPageFlush', 'storage.callFsync', 'storage.diskCache.bufferSize',
-        'ridBag.embeddedToSbtreeBonsaiThreshold']);
+        'ridBag.embeddedToSbtreeBonsaiThreshold', 'query.maxHeapElementsAllowedPerOp']);
       for (const value of Object.values(settings)) assert.equal(typeof value, 'string');
     } finally {
       await adapter.close();
