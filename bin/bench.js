@@ -102,7 +102,7 @@ await yargs(hideBin(process.argv))
       'restart-cmd': { type: 'string', describe: 'shell command that restarts the server between runs; the result keeps only its program name, as its arguments may hold a secret' },
       'server-pid': { type: 'number', describe: 'pid of the database server on this machine: its process tree\'s CPU and memory are sampled during the runs (automatic for a server `bench server` started)' },
       'stall-timeout': { type: 'number', default: 60, describe: 'seconds without any completed operation before a workload is declared stalled' },
-      reimport: { type: 'boolean', default: false, describe: 'import the dataset again even when the database already holds it' },
+      reimport: { type: 'boolean', default: false, describe: 'import the dataset again even when the database already holds it (queries: load the collections again)' },
       preset: { type: 'string', choices: presetNames(), describe: 'the parameters of a published run: fixes --scale, --runs and --concurrency (see README, "Reproducing a published run")' },
       ...quietOption,
     })

@@ -23,6 +23,9 @@ test('a queries run on SQLite prints the published table, loads once, reuses its
   const second = await bench([...quick, '--db', 'sqlite', '--workload', 'min-string,join-id', '--out', out]);
   assert.equal(second.code, 0, second.stderr);
   assert.match(second.stdout, /load: 1k reused/);
+  const again = await bench([...quick, '--db', 'sqlite', '--workload', 'min-string', '--reimport', '--out', path.join(work, 'again')]);
+  assert.equal(again.code, 0, again.stderr);
+  assert.match(again.stdout, /load: 1k \d+\.\d\d s \(/, '--reimport loads the collection again');
   const files = readdirSync(out).map((file) => path.join(out, file)).sort();
   assert.equal(files.length, 2);
   const result = JSON.parse(readFileSync(files[0], 'utf8'));

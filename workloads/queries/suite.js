@@ -20,7 +20,7 @@ export default {
   description: 'the 32 read-only query cases of the AQL shootout on collections of 10k, 100k and 1M documents, one query at a time',
   workloads: WORKLOADS,
   alwaysRun: [],
-  flags: ['size'],
+  flags: ['size', 'reimport'],
   defaults: { runs: 5, concurrency: [1], size: DEFAULT_SIZES.join(',') },
   prepare: async (settings) => ({ sizes: sizesOf(settings) }),
   configure(settings) {
