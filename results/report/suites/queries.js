@@ -2,32 +2,24 @@
 // collection | runs | min (s) | max (s) | avg (s)`, plus the median and the rows returned), and each database's
 // load time per collection size. The generic tables already give the normalised comparison per case and size;
 // the page adds a chart of each database's median time per case, one per size, relative to the baseline.
+import { median } from 'simple-statistics';
 import { formatCount } from '../../format.js';
 import { caseOf } from '../../queries-table.js';
+import { summarizeRuns } from '../../stats.js';
 import { CASE_NAMES } from '../../../workloads/queries/cases.js';
 import { SIZES } from '../../../workloads/queries/data.js';
 import { distinct } from '../aggregate.js';
 
 const seconds = (ms) => (typeof ms === 'number' ? (ms / 1000).toFixed(4) : '');
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 const round3 = (value) => Math.round(value * 1000) / 1000;
 
 // Every valid run of one database's entry across its files: runs, min, max, mean, median (ms), rows.
 function caseFigures(entries, status) {
   const runs = entries.flatMap((entry) => (entry.status === 'passed' ? entry.runs.filter((run) => run.valid) : []));
   if (status !== 'passed' || runs.length === 0) return { status, runs: 0, minMs: null, maxMs: null, meanMs: null, medianMs: null, rows: null };
-  const times = runs.map((run) => run.ms);
+  const { minMs, maxMs, meanMs, medianMs } = summarizeRuns(runs.map((run) => run.ms));
   return {
-    status,
-    runs: runs.length,
-    minMs: round3(Math.min(...times)),
-    maxMs: round3(Math.max(...times)),
-    meanMs: round3(times.reduce((sum, ms) => sum + ms, 0) / times.length),
-    medianMs: round3(median(times)),
+    status, runs: runs.length, minMs, maxMs, meanMs, medianMs,
     rows: runs.at(-1).rows ?? null,
   };
 }
