@@ -1,3 +1,4 @@
+import { GRAPH_OPERATIONS } from '../../workloads/graph/operations.js';
 import { CASE_NAMES } from '../../workloads/queries/cases.js';
 import { MemoryAdapter } from './store.js';
 
@@ -8,7 +9,7 @@ export default {
   driver: null,
   supports: ['singleRead', 'singleWrite', 'singleWriteSync', 'aggregation',
     'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath',
-    'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument', ...CASE_NAMES],
+    'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument', ...CASE_NAMES, ...GRAPH_OPERATIONS],
   durability: {
     singleWrite: 'none: documents live in process memory only.',
     singleWriteSync: 'none: identical to singleWrite; there is nothing to make durable.',

@@ -3,6 +3,7 @@
 // the runner reports on top of them is the runner's.
 import { BenchError, ErrorCodes } from '../../core/errors.js';
 import { deleteDocument, getDocument, insertDocument, updateDocument } from './crud.js';
+import { graphOperations } from './graph.js';
 import { CASES, createCollection, importDocuments, indexCollection } from './queries.js';
 
 // Stores outlive adapter instances, as a server's data outlives its connections: each run of a
@@ -20,7 +21,7 @@ function database(name) {
 
 function emptyNamespace() {
   return {
-    marker: null, profiles: new Map(), out: new Map(), relations: 0, temp: new Map(), queries: new Map(), indexed: false,
+    marker: null, profiles: new Map(), out: new Map(), relations: 0, temp: new Map(), queries: new Map(), graph: new Map(), indexed: false,
   };
 }
 
@@ -29,6 +30,8 @@ export class MemoryAdapter {
     this.databaseName = options.database ?? 'default';
     this.namespace = options.namespace;
     this.connected = false;
+    // The graph suite's operations (graph.js), over the namespace's edge collections.
+    this.graph = graphOperations({ collections: () => this.#ns().graph });
   }
 
   static plantForeign(options) {

@@ -7,13 +7,14 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { ErrorCodes } from '../../core/errors.js';
 import { documentDifference, histogramDifference, keySetDifference } from '../../workloads/compare.js';
 import { crudCases } from './crud.js';
+import { GRAPH_OPERATIONS, graphCases } from './graph.js';
 import { QUERY_METHODS, queryCases } from './queries.js';
 import { CASE_NAMES } from '../../workloads/queries/cases.js';
 import { AGE_HISTOGRAM, FULL_DOCUMENT, NEIGHBORS, NEIGHBORS2, PATHS, PROFILES, RELATIONS } from './fixture.js';
 
 export const OPERATIONS = ['singleRead', 'singleWrite', 'singleWriteSync', 'aggregation', 'neighbors',
   'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath',
-  'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument', ...CASE_NAMES];
+  'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument', ...CASE_NAMES, ...GRAPH_OPERATIONS];
 const CRUD_OPERATIONS = ['insertDocument', 'getDocument', 'updateDocument', 'deleteDocument'];
 // The bulk import: required of an adapter that offers any operation on the imported dataset, not of one that
 // offers the crud suite's document operations (or query cases) alone.
@@ -101,7 +102,8 @@ function startLoad(adapter, supports, collection, count) {
 // 'import' case and reused by the read-only cases after it, so cases run in order.
 export function conformanceCases(description) {
   const supports = (operation) => description.supports.includes(operation);
-  const imports = description.supports.some((operation) => !CRUD_OPERATIONS.includes(operation) && !CASE_NAMES.includes(operation));
+  const imports = description.supports.some((operation) => !CRUD_OPERATIONS.includes(operation) && !CASE_NAMES.includes(operation)
+    && !GRAPH_OPERATIONS.includes(operation));
   const queries = description.supports.some((operation) => CASE_NAMES.includes(operation));
   const noImport = 'the adapter imports no dataset: it offers only the crud suite\'s document operations';
   const cases = [];
@@ -118,7 +120,7 @@ export function conformanceCases(description) {
       if (supports(write)) assert.equal(typeof description.durability?.[write], 'string', `durability.${write} is stated`);
     }
     const adapter = description.create(options);
-    const operations = description.supports.filter((operation) => !CASE_NAMES.includes(operation));
+    const operations = description.supports.filter((operation) => !CASE_NAMES.includes(operation) && !GRAPH_OPERATIONS.includes(operation));
     for (const method of [...LIFECYCLE, ...(imports ? IMPORT : []), ...(queries ? QUERY_METHODS : []), ...operations]) {
       assert.equal(typeof adapter[method], 'function', `the adapter implements ${method}()`);
     }
@@ -313,6 +315,9 @@ export function conformanceCases(description) {
 
   // The queries suite's collection and cases, skipped unless some case is supported.
   cases.push(...queryCases(description, { withAdapter }));
+
+  // The graph suite's edge collection and operations, skipped unless some graph operation is supported.
+  cases.push(...graphCases(description, { withAdapter }));
 
   // A stall or Ctrl-C closes the adapter while operations run; with an asynchronous native driver, freeing the
   // database under a running statement is how a process crashes. Closed at once, and after the first answer.
