@@ -1,8 +1,9 @@
-// Downloads SNAP's two Pokec files into <cache>/datasets/pokec/, as `bench data fetch pokec` asks: resumable
-// (an interrupted download stays in a .part file and continues with an HTTP Range request), checked (the
-// size the server announced, the gzip stream's own CRC and length, and a checksum when one is known), and
-// quick to fail without a network. The sha256 of each file is recorded in the directory's manifest, so that a
-// later download of the same file must match it. BENCH_POKEC_URL replaces SNAP's base URL (a mirror, tests).
+// Downloads SNAP's files into <cache>/datasets/<dataset>/, as `bench data fetch <dataset>` asks: the two Pokec
+// files, or cit-Patents for the graph suite. Resumable (an interrupted download stays in a .part file and
+// continues with an HTTP Range request), checked (the size the server announced, the gzip stream's own CRC and
+// length, and a checksum when one is known), and quick to fail without a network. The sha256 of each file is
+// recorded in the directory's manifest, so that a later download of the same file must match it.
+// BENCH_SNAP_URL replaces SNAP's base URL for every dataset, BENCH_POKEC_URL for Pokec alone (a mirror, tests).
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
@@ -10,12 +11,19 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
-import { BenchError, ErrorCodes } from '../core/errors.js';
+import { BenchError, ErrorCodes, usageError } from '../core/errors.js';
 
 export const POKEC_BASE_URL = 'https://snap.stanford.edu/data/';
 export const POKEC_PROFILES_GZ = 'soc-pokec-profiles.txt.gz';
 export const POKEC_RELATIONS_GZ = 'soc-pokec-relationships.txt.gz';
 export const POKEC_FILES = Object.freeze([POKEC_PROFILES_GZ, POKEC_RELATIONS_GZ]);
+export const CIT_PATENTS_GZ = 'cit-Patents.txt.gz';
+// Each dataset's files; the dataset's name is its directory under <cache>/datasets/.
+export const SNAP_DATASETS = Object.freeze({
+  pokec: POKEC_FILES,
+  'cit-patents': Object.freeze([CIT_PATENTS_GZ]),
+});
+export const SNAP_DATASET_NAMES = Object.freeze(Object.keys(SNAP_DATASETS));
 export const FETCH_MANIFEST = 'manifest.json';
 const PART = '.part';
 
@@ -24,13 +32,21 @@ const CONNECT_TIMEOUT_MS = 5000;
 const STALL_MS = 30000;
 const HASH_CHUNK = 1 << 20;
 
+export function snapDir(cacheDir, dataset) {
+  return path.join(cacheDir, 'datasets', dataset);
+}
+
 export function pokecDir(cacheDir) {
-  return path.join(cacheDir, 'datasets', 'pokec');
+  return snapDir(cacheDir, 'pokec');
+}
+
+export function snapBaseUrl(dataset, env = process.env) {
+  const base = (dataset === 'pokec' && env.BENCH_POKEC_URL) || env.BENCH_SNAP_URL || POKEC_BASE_URL;
+  return base.endsWith('/') ? base : `${base}/`;
 }
 
 export function pokecBaseUrl(env = process.env) {
-  const base = env.BENCH_POKEC_URL || POKEC_BASE_URL;
-  return base.endsWith('/') ? base : `${base}/`;
+  return snapBaseUrl('pokec', env);
 }
 
 export async function readFetchManifest(dir) {
@@ -175,13 +191,17 @@ async function fetchFile({ dir, name, baseUrl, expectedSha256, connectTimeoutMs,
   return { record: { url, bytes, sha256 }, downloaded, transferred };
 }
 
-// Fetches the Pokec files into `pokecDir(cacheDir)`. `expected` maps a file name to the sha256 it must have;
-// the manifest of an earlier download adds its own. Resolves with one entry per file.
-export async function fetchPokec({
-  cacheDir, baseUrl = pokecBaseUrl(), files = POKEC_FILES, expected = {}, progress,
+// Fetches the files of SNAP dataset `dataset` (a key of SNAP_DATASETS) into `snapDir(cacheDir, dataset)`.
+// `expected` maps a file name to the sha256 it must have; the manifest of an earlier download adds its own.
+// Resolves with one entry per file.
+export async function fetchSnap({
+  dataset, cacheDir, baseUrl = snapBaseUrl(dataset), files = SNAP_DATASETS[dataset], expected = {}, progress,
   connectTimeoutMs = CONNECT_TIMEOUT_MS,
 }) {
-  const dir = pokecDir(cacheDir);
+  if (!Object.hasOwn(SNAP_DATASETS, dataset)) {
+    throw usageError(`unknown dataset "${dataset}"; datasets to fetch: ${SNAP_DATASET_NAMES.join(', ')}`);
+  }
+  const dir = snapDir(cacheDir, dataset);
   await mkdir(dir, { recursive: true });
   const manifest = await readFetchManifest(dir);
   const results = [];
@@ -193,4 +213,8 @@ export async function fetchPokec({
     results.push({ name, file: path.join(dir, name), ...result });
   }
   return { dir, files: results };
+}
+
+export function fetchPokec(options) {
+  return fetchSnap({ ...options, dataset: 'pokec' });
 }

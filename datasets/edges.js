@@ -1,0 +1,215 @@
+// The graph suite's datasets: a weighted directed edge list `source, target, weight`, from the synthetic or the
+// real Pokec's relations, SNAP's cit-Patents, or any local edge file (`file:<path>`). Every source is normalised
+// once (edge-build.js) into <cache>/datasets/graph-<key>/: edges.tsv and, written last, manifest.json. An edge
+// list without weights gets derivedWeight's, from the pair and the seed. What a prepared directory holds,
+// exactly: datasets/README.md, "Edge lists (the graph suite)".
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { BenchError, ErrorCodes, usageError } from '../core/errors.js';
+import { derivedWeight, buildEdges } from './edge-build.js';
+import { readEdgeChunks } from './edge-parser.js';
+import { prepareDataset } from './dataset.js';
+import { sha256 } from './directory.js';
+import { CIT_PATENTS_GZ, readFetchManifest, snapDir } from './fetch.js';
+import { createReadStats } from './read-source.js';
+import { DEFAULT_SEED } from './scales.js';
+
+export { derivedWeight };
+
+export const EDGE_DATASETS = Object.freeze(['synthetic', 'pokec', 'cit-patents']);
+const FILE_PREFIX = 'file:';
+// Bump whenever the preparation of the same source gives a different edges.tsv: prepared copies carry it.
+export const EDGES_VERSION = 1;
+const EDGES_FILE = 'edges.tsv';
+const MANIFEST = 'manifest.json';
+const DEFAULT_BATCH = 100_000;
+
+function datasetError(message) {
+  return new BenchError(ErrorCodes.DATASET, message);
+}
+
+async function fileSize(file) {
+  return stat(file).then((info) => info.size, () => null);
+}
+
+async function readManifest(dir) {
+  try {
+    return JSON.parse(await readFile(path.join(dir, MANIFEST), 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+// The source of `dataset`: its edge file, the file's size and sha256, and the key of its prepared directory.
+async function resolveSource({ dataset, scale, seed, cacheDir, skipBad, onProgress }) {
+  if (dataset === 'synthetic' || dataset === 'pokec') {
+    const relations = await prepareDataset({ scale, seed, cacheDir, dataset, skipBad, onProgress });
+    const file = relations.files.relations;
+    const hash = relations.sha256.relations;
+    const key = dataset === 'synthetic' ? `synthetic-${scale}-s${seed}` : `pokec-s${seed}-${hash.slice(0, 8)}`;
+    return { name: dataset, file, bytes: await fileSize(file), sha256: hash, key };
+  }
+  if (dataset === 'cit-patents') {
+    const dir = snapDir(cacheDir, dataset);
+    // Gzip'd as downloaded, or unpacked by hand.
+    const candidates = [CIT_PATENTS_GZ, CIT_PATENTS_GZ.replace(/\.gz$/, '')].map((name) => path.join(dir, name));
+    const sizes = await Promise.all(candidates.map(fileSize));
+    const found = sizes.findIndex((size) => size !== null);
+    if (found === -1) {
+      throw datasetError(`SNAP's cit-Patents is not in ${dir} (${CIT_PATENTS_GZ} is missing): `
+        + 'run `bench data fetch cit-patents` to download it');
+    }
+    const file = candidates[found];
+    const bytes = sizes[found];
+    // The download's manifest holds the sha256 when the size still matches it: no 80 MB to hash again.
+    const record = (await readFetchManifest(dir)).files?.[path.basename(file)];
+    const hash = record?.bytes === bytes && record.sha256 ? record.sha256 : await sha256(file);
+    return { name: dataset, file, bytes, sha256: hash, key: `cit-patents-s${seed}-${hash.slice(0, 8)}` };
+  }
+  if (dataset.startsWith(FILE_PREFIX) && dataset.length > FILE_PREFIX.length) {
+    const file = path.resolve(dataset.slice(FILE_PREFIX.length));
+    let hash;
+    try {
+      hash = await sha256(file);
+    } catch (error) {
+      const reason = error.code === 'ENOENT' ? 'no such file' : error.message;
+      throw new BenchError(ErrorCodes.DATASET, `cannot read the edge file ${file}: ${reason}`, { cause: error });
+    }
+    return { name: 'file', file, bytes: await fileSize(file), sha256: hash, key: `file-${hash.slice(0, 8)}-s${seed}` };
+  }
+  throw usageError(`unknown edge dataset "${dataset}"; valid: ${EDGE_DATASETS.join(', ')}, file:<path>`);
+}
+
+function isCurrent(manifest, { source, seed, skipBad }) {
+  return manifest?.preparationVersion === EDGES_VERSION && manifest.name === source.name
+    && manifest.seed === seed && manifest.skipBad === skipBad && manifest.source?.sha256 === source.sha256;
+}
+
+// As datasets/directory.js does: a prepared file of another size was changed after its manifest was written.
+async function checkEdgesFile(dir, manifest) {
+  const file = path.join(dir, manifest.files.edges.name);
+  const size = await fileSize(file);
+  if (size !== manifest.files.edges.bytes) {
+    const found = size === null ? 'is missing' : `has ${size} bytes`;
+    throw datasetError(`${file} ${found} where the edge dataset's manifest records ${manifest.files.edges.bytes}: `
+      + `the file changed after the dataset was prepared; delete ${dir} to prepare it again`);
+  }
+}
+
+async function writeEdgeDataset({ dir, source, seed, skipBad, onProgress }) {
+  await mkdir(dir, { recursive: true });
+  await rm(path.join(dir, MANIFEST), { force: true });
+  const stats = createReadStats();
+  const built = await buildEdges({
+    file: source.file, bytes: source.bytes, out: path.join(dir, EDGES_FILE), seed, skipBad, stats, onProgress,
+  });
+  const manifest = {
+    name: source.name,
+    id: `graph-${source.key}${skipBad ? '-skip-bad' : ''}-${built.sha256.slice(0, 8)}`,
+    preparationVersion: EDGES_VERSION,
+    source: { file: source.file, sha256: source.sha256 },
+    seed,
+    skipBad,
+    edges: built.edges,
+    vertices: built.vertices,
+    maxId: built.maxId,
+    weights: built.weights,
+    files: { edges: { name: EDGES_FILE, bytes: built.bytes, sha256: built.sha256 } },
+    readStats: { ...stats, duplicates: built.duplicates, selfLoops: built.selfLoops },
+  };
+  await writeFile(path.join(dir, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
+  return manifest;
+}
+
+// The edges of edges.tsv in file order, in batches of `batchSize`: { length, source, target, weight }, views
+// of arrays reused from batch to batch, so valid until the next batch. `hash` receives the bytes as read.
+async function* readBatches(file, { batchSize = DEFAULT_BATCH, hash = null } = {}) {
+  const source = new Int32Array(batchSize);
+  const target = new Int32Array(batchSize);
+  const weight = new Int32Array(batchSize);
+  let length = 0;
+  for await (const chunk of readEdgeChunks(file, { hash })) {
+    for (let at = 0; at < chunk.count;) {
+      const take = Math.min(chunk.count - at, batchSize - length);
+      source.set(chunk.source.subarray(at, at + take), length);
+      target.set(chunk.target.subarray(at, at + take), length);
+      weight.set(chunk.weight.subarray(at, at + take), length);
+      length += take;
+      at += take;
+      if (length === batchSize) {
+        yield { length, source, target, weight };
+        length = 0;
+      }
+    }
+  }
+  if (length > 0) {
+    yield { length, source: source.subarray(0, length), target: target.subarray(0, length), weight: weight.subarray(0, length) };
+  }
+}
+
+function edgeDataset(dir, manifest, { scale, source }) {
+  const file = path.join(dir, manifest.files.edges.name);
+  return {
+    id: manifest.id,
+    name: manifest.name,
+    scale,
+    seed: manifest.seed,
+    dir,
+    file,
+    bytes: manifest.files.edges.bytes,
+    sha256: manifest.files.edges.sha256,
+    source: { path: source.file, sha256: source.sha256 },
+    edges: manifest.edges,
+    vertices: manifest.vertices,
+    maxId: manifest.maxId,
+    weights: manifest.weights,
+    readStats: manifest.readStats,
+    // Every edge, sorted by source then target, in arrays of exactly `edges` values.
+    async loadEdges() {
+      const all = {
+        length: manifest.edges,
+        source: new Int32Array(manifest.edges),
+        target: new Int32Array(manifest.edges),
+        weight: new Int32Array(manifest.edges),
+      };
+      let at = 0;
+      for await (const batch of readBatches(file)) {
+        if (at + batch.length > manifest.edges) break;
+        all.source.set(batch.source, at);
+        all.target.set(batch.target, at);
+        all.weight.set(batch.weight, at);
+        at += batch.length;
+      }
+      if (at !== manifest.edges) {
+        throw datasetError(`${file} does not hold the ${manifest.edges} edges its manifest records; delete ${dir} to prepare it again`);
+      }
+      return all;
+    },
+    readBatches: (options) => readBatches(file, options),
+  };
+}
+
+// The edge dataset `dataset` ("synthetic", "pokec", "cit-patents" or "file:<path>"), prepared on first use and
+// again when its source file changed. `scale` selects the synthetic dataset (and the Pokec dataset's query
+// parameters, prepared on the way); `seed` the derived weights; `skipBad` skips and counts malformed lines.
+export async function prepareEdges({ dataset, scale, seed = DEFAULT_SEED, cacheDir, skipBad = false, onProgress }) {
+  const source = await resolveSource({ dataset, scale, seed, cacheDir, skipBad, onProgress });
+  const dir = path.join(cacheDir, 'datasets', `graph-${source.key}${skipBad ? '-skip-bad' : ''}`);
+  let manifest = await readManifest(dir);
+  if (isCurrent(manifest, { source, seed, skipBad })) {
+    await checkEdgesFile(dir, manifest);
+  } else {
+    manifest = await writeEdgeDataset({ dir, source, seed, skipBad, onProgress });
+  }
+  return edgeDataset(dir, manifest, { scale: scale ?? null, source });
+}
+
+// The parse floor: the time to read and parse edges.tsv alone, through the reader an import uses.
+export async function parseFloor(edgeDataset) {
+  const begin = performance.now();
+  let edges = 0;
+  for await (const batch of edgeDataset.readBatches()) edges += batch.length;
+  const ms = performance.now() - begin;
+  return { ms, edges, edgesPerSec: edges / (ms / 1000) };
+}
