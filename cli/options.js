@@ -19,8 +19,8 @@ export const datasetOptions = {
 
 // Which dataset: the synthetic one (generated) or SNAP's real files (`bench data fetch pokec`).
 export const datasetSourceOptions = {
-  dataset: { type: 'string', choices: DATASET_NAMES, default: DATASET_NAMES[0], describe: 'synthetic (generated), or pokec: the real files downloaded by `bench data fetch pokec`; --scale then sets only the query parameters' },
-  'skip-bad': { type: 'boolean', default: false, describe: 'skip and count malformed lines of the real Pokec files (--dataset pokec) instead of stopping at the first; refused for a generated dataset, which has none' },
+  dataset: { type: 'string', default: DATASET_NAMES[0], describe: 'synthetic (generated), or pokec: the real files downloaded by `bench data fetch pokec`; --scale then sets only the query parameters. --suite graph also takes cit-patents (after `bench data fetch cit-patents`) and file:<path>, any 2- or 3-column edge file' },
+  'skip-bad': { type: 'boolean', default: false, describe: 'skip and count malformed lines of a real dataset\'s files (pokec, cit-patents, file:<path>) instead of stopping at the first; refused for a generated dataset, which has none' },
 };
 
 export const connectionOptions = {
@@ -184,4 +184,17 @@ export function serverProcess(description, argv) {
 export function connectionRecord(options) {
   const { host, port, user, database, namespace } = options;
   return { host, port, user, database, namespace };
+}
+
+// --dataset: the social suite's datasets, or for the graph suite also an edge list (cit-patents, file:<path>).
+export function checkDataset(dataset, suiteId) {
+  if (Array.isArray(dataset)) throw usageError(`--dataset is given ${dataset.length} times; give it once`);
+  if (DATASET_NAMES.includes(dataset)) return dataset;
+  const edgeList = dataset === 'cit-patents' || dataset.startsWith('file:');
+  if (edgeList && suiteId === 'graph') {
+    if (dataset === 'file:') throw usageError('--dataset file: needs a path, as in --dataset file:edges.tsv');
+    return dataset;
+  }
+  if (edgeList) throw usageError(`--dataset ${dataset} is an edge list: it serves --suite graph only`);
+  throw usageError(`unknown dataset "${dataset}"; valid datasets: ${DATASET_NAMES.join(', ')}, and for --suite graph cit-patents or file:<path>`);
 }

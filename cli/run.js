@@ -15,7 +15,7 @@ import { checkShardedSuite, shardSettings } from '../runner/shards.js';
 import { SUITES, getSuite, isSupported } from '../workloads/index.js';
 import { getPreset } from '../workloads/social/presets.js';
 import {
-  adapterOptions, connectionRecord, givenFlags, numberList, selectWorkloads, serverProcess,
+  adapterOptions, checkDataset, connectionRecord, givenFlags, numberList, selectWorkloads, serverProcess,
 } from './options.js';
 import { checkOutputDirectory } from './output.js';
 import { createProgress } from './progress.js';
@@ -140,8 +140,9 @@ async function execute(rawArgv, { stdout, importOnly, onDone = null }) {
   if (warning) process.stderr.write(`warning: ${warning}\n`);
   const options = adapterOptions(description, { ...argv, concurrency: Math.max(...settings.concurrency) });
   const server = serverProcess(description, argv);
-  if (argv['skip-bad'] && argv.dataset !== 'pokec') {
-    throw usageError('--skip-bad applies to the real Pokec files (--dataset pokec); a generated dataset has no malformed lines');
+  checkDataset(argv.dataset, suite.id);
+  if (argv['skip-bad'] && argv.dataset === 'synthetic') {
+    throw usageError('--skip-bad applies to a real dataset\'s files (--dataset pokec, cit-patents, file:<path>); a generated dataset has no malformed lines');
   }
   const outDir = checkOutputDirectory(argv.out);
   const progress = createProgress({ quiet: argv.quiet });

@@ -139,7 +139,9 @@ async function runWorkload({
         .map(({ input, problem }) => ({ input: abbreviate(input), problem }));
     }
   }
-  if (workload.teardown) await workload.teardown(adapter, params);
+  // Figures of the state the step left, read before its teardown (the graph suite's size on disk after writes).
+  if (workload.figures) Object.assign(record, await workload.figures(adapter, params));
+  if (workload.teardown) await workload.teardown(adapter, params, expected);
   return record;
 }
 
@@ -201,7 +203,7 @@ async function runRound({
   let broken = null;
   const leader = !sharding || sharding.leader;
   try {
-    if (round.setup && leader) await round.setup(adapter);
+    if (round.setup && leader) await round.setup(adapter, expected);
     for (const step of round.steps) {
       if (signal?.aborted) break;
       if (!result.workloads[step.key].supported) continue;
@@ -235,7 +237,7 @@ async function runRound({
         if (!record.valid && round.chained) broken = step.key;
       }
     }
-    if (round.teardown && leader) await round.teardown(adapter);
+    if (round.teardown && leader) await round.teardown(adapter, expected);
   } finally {
     await adapter.close();
   }

@@ -1,0 +1,198 @@
+// The graph suite's pure parts: the reference against brute force (dense and sparse ids), the answer checks fed
+// wrong answers of every kind they exist to catch, the parameter draws, and the write workloads' checks and undo
+// against the memory adapter, including a store that loses a write.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { createRandom } from '../datasets/random.js';
+import memory from '../adapters/memory/description.js';
+import { countProblem, edgeListProblem, edgeProblem, idListProblem } from '../workloads/graph/check.js';
+import { BATCH_SIZE } from '../workloads/graph/operations.js';
+import { HOT_VERTICES, drawGraphParams } from '../workloads/graph/params.js';
+import { EdgeReference } from '../workloads/graph/reference.js';
+import { WORKLOADS, restore, writtenEdges } from '../workloads/graph/workloads.js';
+
+function edgeList(pairs) {
+  const map = new Map();
+  for (const [source, target, weight] of pairs) if (source !== target && !map.has(`${source} ${target}`)) map.set(`${source} ${target}`, { source, target, weight });
+  const sorted = [...map.values()].sort((a, b) => a.source - b.source || a.target - b.target);
+  return {
+    length: sorted.length,
+    source: Int32Array.from(sorted, (e) => e.source),
+    target: Int32Array.from(sorted, (e) => e.target),
+    weight: Int32Array.from(sorted, (e) => e.weight),
+    list: sorted,
+  };
+}
+
+function randomEdges(count, ids, seed = 1) {
+  const random = createRandom(seed, 1);
+  return edgeList(Array.from({ length: count }, () => [random.pick(ids), random.pick(ids), random.int(1000)]));
+}
+
+const sortEdges = (edges) => [...edges].sort((a, b) => a.source - b.source || a.target - b.target);
+
+for (const [label, ids] of [['dense ids', Array.from({ length: 60 }, (_, i) => i + 1)],
+  ['sparse ids beyond 2^26', Array.from({ length: 60 }, (_, i) => 2 ** 31 - 1 - i * 1_000_003)]]) {
+  test(`the reference answers every operation as brute force does (${label})`, () => {
+    const edges = randomEdges(900, ids);
+    const reference = new EdgeReference(edges);
+    for (const v of [...ids, 12345]) {
+      const out = edges.list.filter((e) => e.source === v);
+      const into = edges.list.filter((e) => e.target === v);
+      assert.deepEqual(sortEdges(reference.edgesOf(v)), sortEdges([...out, ...into]));
+      assert.deepEqual(sortEdges(reference.inEdges(v)), sortEdges(into));
+      assert.deepEqual(reference.friends(v).sort((a, b) => a - b), [...new Set([...out.map((e) => e.target), ...into.map((e) => e.source)])].sort((a, b) => a - b));
+      const sum = (list) => list.reduce((total, e) => total + e.weight, 0);
+      assert.deepEqual(reference.countFriends(v), { count: out.length + into.length, weight: sum(out) + sum(into) });
+      assert.deepEqual(reference.countFollowers(v), { count: into.length, weight: sum(into) });
+      for (const w of ids.slice(0, 10)) {
+        const found = edges.list.find((e) => e.source === v && e.target === w) ?? null;
+        assert.deepEqual(reference.findEdge(v, w), found);
+      }
+    }
+    assert.deepEqual([...reference.vertices()], [...new Set(edges.list.flatMap((e) => [e.source, e.target]))].sort((a, b) => a - b));
+  });
+}
+
+test('edgeProblem: null for right, a reason for a missing, extra, inherited-name or mistyped field, and for null mix-ups', () => {
+  const edge = { source: 1, target: 2, weight: 3 };
+  assert.equal(edgeProblem(edge, { ...edge }), null);
+  assert.equal(edgeProblem(null, null), null);
+  assert.match(edgeProblem(null, edge), /expected no edge/);
+  assert.match(edgeProblem(edge, null), /expected 1->2 \(3\), got null/);
+  assert.match(edgeProblem(edge, undefined), /got undefined/);
+  assert.match(edgeProblem(edge, { source: 1, target: 2 }), /missing field weight/);
+  assert.match(edgeProblem(edge, { ...edge, weight: '3' }), /field weight/);
+  assert.match(edgeProblem(edge, { ...edge, weight: 4 }), /field weight: expected 3, got 4/);
+  for (const name of ['constructor', 'toString', 'hasOwnProperty']) {
+    assert.match(edgeProblem(edge, { ...edge, [name]: 'x' }), new RegExp(`unexpected field ${name}`));
+  }
+  assert.match(edgeProblem(edge, JSON.parse('{"source":1,"target":2,"weight":3,"__proto__":1}')), /unexpected field __proto__/);
+});
+
+test('edgeListProblem: any order passes; a missing, extra, duplicated, changed or malformed edge fails', () => {
+  const a = { source: 1, target: 2, weight: 3 };
+  const b = { source: 2, target: 1, weight: 4 };
+  assert.equal(edgeListProblem([a, b], [b, a]), null);
+  assert.equal(edgeListProblem([], []), null);
+  assert.match(edgeListProblem([a, b], [a]), /missing 2->1 \(4\)/);
+  assert.match(edgeListProblem([a], [a, b]), /edge 2->1 \(4\) is not expected/);
+  assert.match(edgeListProblem([a, b], [a, a]), /edge 1->2 \(3\) is not expected/);
+  assert.match(edgeListProblem([a, b], [a, { ...b, weight: 5 }]), /2->1 \(5\) is not expected/);
+  assert.match(edgeListProblem([a], [{ ...a, extra: 1 }]), /not an edge/);
+  assert.match(edgeListProblem([a], [{ ...a, weight: 3.5 }]), /not an edge/);
+  assert.match(edgeListProblem([a], [[1, 2, 3]]), /not an edge/);
+  assert.match(edgeListProblem([a], null), /expected an array of 1 edges/);
+});
+
+test('idListProblem: any order passes; a duplicate, missing, extra or non-number id fails', () => {
+  assert.equal(idListProblem([1, 2, 3], [3, 1, 2]), null);
+  assert.match(idListProblem([1, 2], [1, 1]), /id 1 is not expected/);
+  assert.match(idListProblem([1, 2], [1]), /missing 2/);
+  assert.match(idListProblem([1], [1, 2]), /id 2 is not expected/);
+  assert.match(idListProblem([1], ['1']), /an id is "1"/);
+  assert.match(idListProblem([1], [1n]), /an id is 1n/);
+  assert.match(idListProblem([1], {}), /expected an array/);
+});
+
+test('countProblem: the count and the weight must both match, as numbers', () => {
+  assert.equal(countProblem({ count: 2, weight: 9 }, { count: 2, weight: 9 }), null);
+  assert.match(countProblem({ count: 2, weight: 9 }, { count: 2, weight: 8 }), /field weight/);
+  assert.match(countProblem({ count: 2, weight: 9 }, { count: '2', weight: 9 }), /field count/);
+  assert.match(countProblem({ count: 0, weight: 0 }, { count: 0, weight: null }), /field weight/);
+  assert.match(countProblem({ count: 0, weight: 0 }, null), /expected a document/);
+});
+
+test('parameters: deterministic per seed, hot vertices among the reads, distinct write pairs, new pairs new, batches of 500', () => {
+  const edges = randomEdges(20_000, Array.from({ length: 3000 }, (_, i) => i + 1), 5);
+  const reference = new EdgeReference(edges);
+  const sizes = { reads: 2000, writes: 400, batches: 3 };
+  const params = drawGraphParams(reference, sizes, 9);
+  assert.deepEqual(drawGraphParams(reference, sizes, 9), params, 'the same seed draws the same');
+  assert.notDeepEqual(drawGraphParams(reference, sizes, 10).vertices, params.vertices);
+  assert.equal(params.vertices.length, 2000);
+  assert.equal(params.hot.length, HOT_VERTICES);
+  const hot = params.vertices.filter((v) => params.hot.includes(v)).length;
+  assert.ok(hot > 150 && hot < 400, `about a tenth of the reads are hot vertices (${hot})`);
+  const existing = params.pairs.filter(({ source, target }) => reference.find(source, target) >= 0).length;
+  assert.ok(existing > 1500 && existing < 2000, `most findEdge pairs exist (${existing})`);
+  for (const name of ['upsertEdge', 'upsertEdges']) {
+    const { edges: written, existing: old, new: fresh } = params[name];
+    assert.equal(new Set(written.map((e) => `${e.source} ${e.target}`)).size, written.length, `${name}: distinct pairs`);
+    assert.equal(written.filter((e) => reference.find(e.source, e.target) < 0).length, fresh);
+    assert.equal(old + fresh, written.length);
+    assert.ok(fresh > 0 && old > 0, `${name}: a mix of new and existing pairs`);
+    for (const e of written) {
+      const original = reference.findEdge(e.source, e.target);
+      assert.notEqual(e.source, e.target);
+      if (original) assert.notEqual(e.weight, original.weight, 'an existing pair gets another weight');
+    }
+  }
+  assert.equal(params.upsertEdges.batches.length, 3);
+  assert.ok(params.upsertEdges.batches.every((batch) => batch.length === BATCH_SIZE));
+  assert.ok(params.removeEdge.edges.every(({ source, target }) => reference.find(source, target) >= 0), 'removals remove existing edges');
+  assert.equal(params.removeEdges.batches.flat().length, 3 * BATCH_SIZE);
+});
+
+// The memory adapter loaded with `edges`, and the suite's context over them.
+async function loaded(edges, sizes = { reads: 50, writes: 40, batches: 1 }) {
+  const options = { namespace: `graph_test_${Math.random().toString(36).slice(2)}`, database: 'graph-test' };
+  const adapter = memory.create(options);
+  await adapter.connect();
+  await adapter.resetNamespace();
+  await adapter.graph.create('edges');
+  await adapter.graph.importEdges('edges', edges);
+  await adapter.graph.index('edges');
+  const reference = new EdgeReference(edges);
+  return { adapter, ctx: { reference, edges: reference.length, params: drawGraphParams(reference, sizes, 3) } };
+}
+
+const byName = Object.fromEntries(WORKLOADS.map((workload) => [workload.name, workload]));
+const params = { collection: 'edges', concurrency: 1 };
+
+async function runWrite(name, adapter, ctx) {
+  const workload = byName[name];
+  const inputs = workload.inputs(ctx, params);
+  for (const input of inputs) await workload.call(adapter, input, params);
+  const failures = await workload.check(ctx, inputs, [], adapter, params);
+  await workload.teardown(adapter, params, ctx);
+  return failures;
+}
+
+test('reads: right answers pass, and a wrong answer of each read fails with the input', async () => {
+  const { adapter, ctx } = await loaded(randomEdges(3000, Array.from({ length: 300 }, (_, i) => i + 1)));
+  for (const workload of WORKLOADS.slice(0, 6)) {
+    const inputs = workload.inputs(ctx, params);
+    const answers = await Promise.all(inputs.map((input) => workload.call(adapter, input, params)));
+    assert.deepEqual(await workload.check(ctx, inputs, answers, adapter, params), [], `${workload.name}: right answers pass`);
+    const wrong = [...answers];
+    wrong[3] = workload.name === 'findEdge' ? (answers[3] ? null : { source: 1, target: 2, weight: 3 })
+      : workload.name.startsWith('count') ? { ...answers[3], weight: answers[3].weight + 1 } : [...answers[3], answers[3][0] ?? 1];
+    const failures = await workload.check(ctx, inputs, wrong, adapter, params);
+    assert.equal(failures.length, 1, `${workload.name}: one wrong answer, one failure`);
+    assert.deepEqual(failures[0].input, inputs[3]);
+  }
+});
+
+test('writes: each workload passes, is undone, and a store that loses one write fails the check', async () => {
+  const edges = randomEdges(3000, Array.from({ length: 300 }, (_, i) => i + 1));
+  const { adapter, ctx } = await loaded(edges);
+  const snapshot = async () => sortEdges((await Promise.all(ctx.reference.vertices().map((v) => adapter.graph.inEdges('edges', v)))).flat());
+  const before = await snapshot();
+  for (const name of ['upsertEdge', 'upsertEdges', 'removeEdge', 'removeEdges']) {
+    assert.deepEqual(await runWrite(name, adapter, ctx), [], `${name} passes`);
+    assert.deepEqual(await snapshot(), before, `${name} is undone`);
+  }
+  const lossy = Object.create(adapter);
+  lossy.graph = { ...adapter.graph };
+  let calls = 0;
+  for (const name of ['upsertEdge', 'removeEdge']) {
+    lossy.graph[name] = async (...args) => { calls += 1; return calls === 7 ? undefined : adapter.graph[name](...args); };
+    calls = 0;
+    const failures = await runWrite(name, lossy, ctx);
+    assert.ok(failures.length >= 1, `${name}: a lost write fails`);
+    assert.match(failures[0].problem, name === 'upsertEdge' ? /after the upsert, findEdge/ : /after the removal, findEdge returned/);
+  }
+  await restore(adapter, 'edges', ctx, writtenEdges(ctx));
+  assert.deepEqual(await snapshot(), before, 'restore puts every written edge back');
+});
