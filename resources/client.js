@@ -1,7 +1,11 @@
 // The harness measuring itself during a run: its CPU (every thread of this process: JavaScript, the driver's
-// native code, garbage collection; with an embedded database, the database too) and how late its event loop
-// ran. A client that keeps a core busy is the limit of the run, whatever the database could do.
+// native code, garbage collection; with an embedded database, the database too), how late its event loop
+// ran, and its I/O (with an embedded database, the database's). A client that keeps a core busy is the limit of
+// the run, whatever the database could do.
+import { readFileSync } from 'node:fs';
 import { createHistogram, performance } from 'node:perf_hooks';
+import { ioDifference, sumIo } from './io.js';
+import { hasIoAccounting, parseIo } from './proc.js';
 
 // Above this share of one core the harness itself is the likely bottleneck; the run is flagged client-bound.
 export const CLIENT_BOUND_CPU_PCT = 85;
@@ -44,30 +48,46 @@ function loopDelays() {
   };
 }
 
+// This process's I/O counters (every thread's, and those of children it has reaped), or null when unreadable.
+// Read synchronously, so that a meter starts and stops where it is called: /proc answers from memory.
+export function ownIo() {
+  if (!hasIoAccounting()) return null;
+  try {
+    return parseIo(readFileSync('/proc/self/io', 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
 export function meterClient() {
   const loop = loopDelays();
+  const io = ownIo();
   const begin = performance.now();
   const usage = process.cpuUsage();
   return {
-    // { cpuPct, eventLoopDelayP99Ms, wallMs }
+    // { cpuPct, eventLoopDelayP99Ms, wallMs, io }
     stop() {
       const cpu = process.cpuUsage(usage);
       const wallMs = performance.now() - begin;
-      return { cpuPct: cpuPercent(cpu, wallMs), eventLoopDelayP99Ms: round3(loop.stop()), wallMs };
+      return { cpuPct: cpuPercent(cpu, wallMs), eventLoopDelayP99Ms: round3(loop.stop()), wallMs, io: ioDifference(ownIo(), io) };
     },
   };
 }
 
 // A run whose operations ran in client processes (bench run --clients): `figures` are meterClient()'s of each,
 // the harness's own first. Each process is limited by its one core, so the run's figures are those of the busiest
-// process, every process's are kept in `processes`, and the run is client-bound when any one process was.
+// process, every process's are kept in `processes`, and the run is client-bound when any one process was. The
+// I/O is the sum of every process's.
 export function combineClients(figures) {
   const highest = (field) => Math.max(...figures.map((figure) => figure[field] ?? 0));
+  const io = sumIo(figures.map((figure) => figure.io));
   return {
     client: {
       cpuPct: highest('cpuPct'),
       eventLoopDelayP99Ms: highest('eventLoopDelayP99Ms'),
-      processes: figures.map(({ cpuPct, eventLoopDelayP99Ms }) => ({ cpuPct, eventLoopDelayP99Ms })),
+      ...(io === undefined ? {} : { io }),
+      processes: figures.map(({ cpuPct, eventLoopDelayP99Ms, io: own }) => (
+        own === undefined ? { cpuPct, eventLoopDelayP99Ms } : { cpuPct, eventLoopDelayP99Ms, io: own })),
     },
     clientBound: figures.some((figure) => isClientBound(figure.cpuPct, figure.wallMs)),
   };

@@ -1,7 +1,8 @@
-// What Linux's /proc says about a process tree: its members, their CPU time and their resident memory.
-// Every read is asynchronous, so sampling a server never stalls the event loop that times its operations.
+// What Linux's /proc says about a process tree: its members, their CPU time, their resident memory and their
+// I/O. Every read is asynchronous, so sampling a server never stalls the event loop that times its operations.
 // A process that vanishes between two reads is simply left out; nothing here throws for it.
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 
@@ -42,6 +43,38 @@ export function parseStatus(text) {
   return { anonBytes: kib('RssAnon'), fileBytes: kib('RssFile'), shmemBytes: kib('RssShmem'), rssBytes: kib('VmRSS') };
 }
 
+// /proc/<pid>/io: rchar and wchar count every byte passed to read() and write() and their kin, whatever served
+// them (page cache, pipe, socket); read_bytes and write_bytes what the process made the storage layer read, and
+// the pages it dirtied for writing. Null when a field is missing.
+export function parseIo(text) {
+  const field = (name) => {
+    const match = new RegExp(`^${name}:\\s+(\\d+)$`, 'm').exec(text);
+    return match ? Number(match[1]) : null;
+  };
+  const io = { readBytes: field('read_bytes'), writeBytes: field('write_bytes'), readChars: field('rchar'), writeChars: field('wchar') };
+  return Object.values(io).includes(null) ? null : io;
+}
+
+// A kernel built without task I/O accounting has no /proc/<pid>/io at all; then no process's I/O is known.
+let ioAccounting;
+export function hasIoAccounting() {
+  ioAccounting ??= existsSync('/proc/self/io');
+  return ioAccounting;
+}
+
+const GONE = Symbol('gone');
+
+// /proc/<pid>/io may be read only with the rights to trace the process (the same user, or CAP_SYS_PTRACE):
+// unreadable counters are unknown (null), which is not the same as a process that has exited meanwhile (GONE).
+async function readIo(pid) {
+  if (!hasIoAccounting()) return null;
+  try {
+    return parseIo(await readFile(`/proc/${pid}/io`, 'utf8'));
+  } catch (error) {
+    return error.code === 'EACCES' || error.code === 'EPERM' ? null : GONE;
+  }
+}
+
 async function readText(file) {
   try {
     return await readFile(file, 'utf8');
@@ -77,27 +110,33 @@ export async function processTree(pid) {
 }
 
 // One reading of the tree: per process (keyed by pid and start time, so a recycled pid is a new process) its
-// CPU ticks, and the tree's resident memory. Shared memory and mapped files are counted once, as the largest
+// CPU ticks and its I/O counters with the key of its parent in the tree (null for the root; counters null when
+// unreadable), and the tree's resident memory. Shared memory and mapped files are counted once, as the largest
 // residency of any one process: a server's processes map the same shared buffers and binaries, and summing
 // their VmRSS would count those once per process. Null when the root has gone (or is a zombie).
 export async function readTree(pid) {
   const pids = await processTree(pid);
   const readings = await Promise.all(pids.map(async (member) => {
-    const [stat, status] = await Promise.all([readText(`/proc/${member}/stat`), readText(`/proc/${member}/status`)]);
-    return stat && status ? { pid: member, ...parseStat(stat), ...parseStatus(status) } : null;
+    const [stat, status, io] = await Promise.all([
+      readText(`/proc/${member}/stat`), readText(`/proc/${member}/status`), readIo(member),
+    ]);
+    return stat && status && io !== GONE ? { pid: member, ...parseStat(stat), ...parseStatus(status), io } : null;
   }));
   // The times were read by now, so this is the moment the reading describes.
   const at = performance.now();
   const root = readings[0];
   if (!root || root.pid !== pid || root.state === 'Z') return null;
   const live = readings.filter(Boolean);
-  const ticks = new Map(live.map((p) => [`${p.pid}:${p.startTime}`, p.cpuTicks]));
+  const keys = new Map(live.map((p) => [p.pid, `${p.pid}:${p.startTime}`]));
+  const ticks = new Map(live.map((p) => [keys.get(p.pid), p.cpuTicks]));
+  const io = new Map(live.map((p) => [keys.get(p.pid), { parent: p.pid === pid ? null : keys.get(p.ppid) ?? null, counters: p.io }]));
   const sum = (name) => live.reduce((total, p) => total + p[name], 0);
   const max = (name) => live.reduce((most, p) => Math.max(most, p[name]), 0);
   return {
     at,
     processes: live.length,
     ticks,
+    io,
     rssBytes: sum('anonBytes') + max('fileBytes') + max('shmemBytes'),
   };
 }

@@ -1,5 +1,6 @@
 // Run figures gathered into the figures of a workload and of the whole suite (pure functions over the
 // result document's runs).
+import { sumIo } from './io.js';
 
 const round1 = (value) => Math.round(value * 10) / 10;
 
@@ -20,6 +21,12 @@ function measured(runs) {
   return runs.map((run) => run.resources).filter(Boolean);
 }
 
+// `figures` with `io`, the sum of the runs' figures, when any of them carries I/O counters (see sumIo).
+function withIo(figures, runs) {
+  const io = sumIo(runs.map((run) => run.io));
+  return io === undefined ? figures : { ...figures, io };
+}
+
 // `workloads[w].resources`: peaks and maxima over the workload's runs; null before its first measured run.
 export function workloadResources(runs) {
   const figures = measured(runs);
@@ -27,12 +34,12 @@ export function workloadResources(runs) {
   const servers = figures.map((figure) => figure.server).filter(Boolean);
   return {
     server: servers.length > 0
-      ? { rssPeakBytes: maxOf(servers.map((s) => s.rssPeakBytes)), cpuPeakPct: maxOf(servers.map((s) => s.cpuPeakPct)) }
+      ? withIo({ rssPeakBytes: maxOf(servers.map((s) => s.rssPeakBytes)), cpuPeakPct: maxOf(servers.map((s) => s.cpuPeakPct)) }, servers)
       : null,
-    client: {
+    client: withIo({
       cpuPct: maxOf(figures.map((figure) => figure.client.cpuPct)),
       eventLoopDelayP99Ms: maxOf(figures.map((figure) => figure.client.eventLoopDelayP99Ms)),
-    },
+    }, figures.map((figure) => figure.client)),
     clientBound: figures.some((figure) => figure.clientBound),
   };
 }
@@ -45,17 +52,17 @@ export function suiteResources(server, workloads) {
   const rssMean = weightedMean(servers, 'rssMeanBytes');
   const cpuMean = weightedMean(servers, 'cpuMeanPct');
   return {
-    server: server && {
+    server: server && withIo({
       pid: server.pid,
       source: server.source,
       rssPeakBytes: maxOf(servers.map((s) => s.rssPeakBytes)),
       rssMeanBytes: rssMean === null ? null : Math.round(rssMean),
       cpuPeakPct: maxOf(servers.map((s) => s.cpuPeakPct)),
       cpuMeanPct: cpuMean === null ? null : round1(cpuMean),
-    },
-    client: {
+    }, servers),
+    client: withIo({
       cpuPeakPct: maxOf(figures.map((figure) => figure.client.cpuPct)),
       eventLoopDelayP99MaxMs: maxOf(figures.map((figure) => figure.client.eventLoopDelayP99Ms)),
-    },
+    }, figures.map((figure) => figure.client)),
   };
 }

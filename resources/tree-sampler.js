@@ -1,8 +1,9 @@
-// Samples the CPU and resident memory of a process tree (a database server and every process it forks)
+// Samples the CPU, resident memory and I/O of a process tree (a database server and every process it forks)
 // about once a second while a workload runs, plus once at the start and once at the stop, so that even a
 // run shorter than a second has one measured interval. The first reading is the baseline of the CPU times,
 // so the caller waits for it (`await sampler.ready`) before the work to be measured begins. The sampler never throws into the run: a process
 // that has gone ends the sampling, and the summary covers what was seen until then.
+import { IO_FIELDS, ioDifference, noIo } from './io.js';
 import { clockTicksPerSecond, readTree } from './proc.js';
 
 export const SAMPLE_INTERVAL_MS = 1000;
@@ -24,10 +25,58 @@ export function ticksSince(known, ticks) {
   return spent;
 }
 
+// I/O counted between two readings, as ticksSince counts CPU time: a process first seen now counts whole, one
+// that exited counts up to the last reading that saw it. Unlike CPU time, a parent that reaps an exited child adds
+// the child's whole counters to its own /proc/<pid>/io (a PostgreSQL postmaster reaping a backend), so what was
+// counted of an exited process (its last counters) is owed by its nearest ancestor still in the tree and taken
+// off that ancestor's increase, in this reading or, when the reaping came just after it, the next. `state` is
+// ioTracker()'s: the last counters and parent of every live process, the debts, and whether any process's
+// counters were unreadable (then the tree's figure is unknown). `io`: readTree()'s.
+export function ioTracker() {
+  return { known: new Map(), owed: new Map(), unknown: false };
+}
+
+export function ioSince(state, io) {
+  const { known, owed } = state;
+  const exited = [...known].filter(([process]) => !io.has(process));
+  for (const [process, { counters }] of exited) {
+    let ancestor = known.get(process).parent;
+    while (ancestor !== null && !io.has(ancestor)) ancestor = known.get(ancestor)?.parent ?? null;
+    const debt = [counters, owed.get(process)?.counters].filter(Boolean);
+    if (ancestor !== null && debt.length > 0) {
+      const total = owed.get(ancestor)?.counters ?? noIo();
+      for (const part of debt) for (const field of IO_FIELDS) total[field] += part[field];
+      owed.set(ancestor, { counters: total, readings: 0 });
+    }
+  }
+  for (const [process] of exited) {
+    known.delete(process);
+    owed.delete(process);
+  }
+  const spent = noIo();
+  for (const [process, reading] of io) {
+    if (reading.counters === null) state.unknown = true;
+    const change = ioDifference(reading.counters, known.get(process)?.counters ?? noIo());
+    const debt = owed.get(process);
+    for (const field of change ? IO_FIELDS : []) {
+      const paid = debt ? Math.min(change[field], debt.counters[field]) : 0;
+      if (debt) debt.counters[field] -= paid;
+      spent[field] += change[field] - paid;
+    }
+    known.set(process, reading);
+  }
+  for (const [process, debt] of owed) {
+    if (debt.readings >= 1 || IO_FIELDS.every((field) => debt.counters[field] === 0)) owed.delete(process);
+    else debt.readings += 1;
+  }
+  return spent;
+}
+
 export function sampleTree(pid, { intervalMs = SAMPLE_INTERVAL_MS, read = readTree } = {}) {
   const hz = clockTicksPerSecond();
   const known = new Map();
-  const totals = { samples: 0, rssPeak: 0, rssSum: 0, ticks: 0, elapsedMs: 0, cpuPeakPct: null };
+  const ioState = ioTracker();
+  const totals = { samples: 0, rssPeak: 0, rssSum: 0, ticks: 0, elapsedMs: 0, cpuPeakPct: null, io: noIo() };
   let previousAt = null;
   let ended = false;
   let queue = Promise.resolve();
@@ -37,9 +86,13 @@ export function sampleTree(pid, { intervalMs = SAMPLE_INTERVAL_MS, read = readTr
     totals.rssPeak = Math.max(totals.rssPeak, reading.rssBytes);
     totals.rssSum += reading.rssBytes;
     const spent = ticksSince(known, reading.ticks);
+    // A reader that reports no I/O knows none.
+    if (!reading.io) ioState.unknown = true;
+    const io = reading.io ? ioSince(ioState, reading.io) : null;
     if (previousAt !== null) {
       const elapsedMs = reading.at - previousAt;
       totals.ticks += spent;
+      for (const field of io ? IO_FIELDS : []) totals.io[field] += io[field];
       totals.elapsedMs += elapsedMs;
       if (elapsedMs >= MIN_PEAK_INTERVAL_MS) {
         totals.cpuPeakPct = Math.max(totals.cpuPeakPct ?? 0, percent(spent, elapsedMs));
@@ -93,6 +146,8 @@ export function sampleTree(pid, { intervalMs = SAMPLE_INTERVAL_MS, read = readTr
         cpuMeanPct: cpuMeanPct === null ? null : round1(cpuMeanPct),
         samples: totals.samples,
         ms: Math.round(totals.elapsedMs),
+        // Null when no interval was measured or any process's counters were unreadable.
+        io: totals.samples > 1 && !ioState.unknown ? totals.io : null,
       };
     },
   };

@@ -1,14 +1,19 @@
 // The harness's own figures and the client-bound flag, on hand-made numbers and on real work; the figures
 // of a workload and of the suite gathered from the runs'.
 import assert from 'node:assert/strict';
+import { closeSync, fsyncSync, mkdtempSync, openSync, rmSync, statfsSync, writeSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { test } from 'node:test';
 import {
-  CLIENT_BOUND_CPU_PCT, CLIENT_BOUND_MIN_MS, cpuPercent, isClientBound, meterClient,
+  CLIENT_BOUND_CPU_PCT, CLIENT_BOUND_MIN_MS, combineClients, cpuPercent, isClientBound, meterClient, ownIo,
 } from '../../resources/client.js';
 import { suiteResources, workloadResources } from '../../resources/summary.js';
 import { formatTable } from '../../results/table.js';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const MiB = 1024 * 1024;
+const TMPFS_MAGIC = 0x01021994;
 
 test('CPU% is the CPU time over the wall time, 100% being one core', () => {
   assert.equal(cpuPercent({ user: 600_000, system: 300_000 }, 1000), 90);
@@ -42,6 +47,35 @@ test('an idle harness has a small event-loop delay and little CPU', async () => 
   const figures = meter.stop();
   assert.ok(figures.cpuPct < 50, `${figures.cpuPct}%`);
   assert.ok(figures.eventLoopDelayP99Ms < 100, `p99 ${figures.eventLoopDelayP99Ms} ms`);
+});
+
+test('the client meter counts the harness\'s own I/O: 4 MiB written with fsync', (t) => {
+  if (ownIo() === null) return t.skip('/proc/self/io is not readable here (no task I/O accounting)');
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-client-io-'));
+  try {
+    const meter = meterClient();
+    const fd = openSync(path.join(dir, 'written.bin'), 'w');
+    writeSync(fd, Buffer.alloc(4 * MiB, 1));
+    fsyncSync(fd);
+    closeSync(fd);
+    const { io } = meter.stop();
+    assert.ok(io.writeChars >= 4 * MiB && io.writeChars < 5 * MiB, `writeChars ${io.writeChars}`);
+    // Nothing reaches storage on tmpfs.
+    if (statfsSync(dir).type !== TMPFS_MAGIC) assert.ok(io.writeBytes >= 4 * MiB, `writeBytes ${io.writeBytes}`);
+    assert.ok(io.readBytes >= 0 && io.readChars >= 0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('with client processes the I/O is the sum of every process\'s, each kept beside it', () => {
+  const figures = (cpuPct, writeBytes) => ({
+    cpuPct, eventLoopDelayP99Ms: 1, wallMs: 2000, io: { readBytes: 1, writeBytes, readChars: 2, writeChars: 3 },
+  });
+  const combined = combineClients([figures(5, 0), figures(60, 100), figures(70, 300)]);
+  assert.deepEqual(combined.client.io, { readBytes: 3, writeBytes: 400, readChars: 6, writeChars: 9 });
+  assert.deepEqual(combined.client.processes.map((p) => p.io.writeBytes), [0, 100, 300]);
+  assert.equal(combineClients([figures(5, 0), { ...figures(60, 100), io: null }]).client.io, null, 'one unknown: unknown');
 });
 
 const server = (rssPeakBytes, rssMeanBytes, cpuPeakPct, cpuMeanPct, ms) => ({
@@ -85,6 +119,26 @@ test('the suite keeps the peaks, and means weighted by the time each run was sam
     },
     client: { cpuPeakPct: null, eventLoopDelayP99MaxMs: null },
   });
+});
+
+test('the workload and the suite carry the I/O summed over their runs; unknown when any run\'s is', () => {
+  const io = (bytes) => ({ readBytes: bytes, writeBytes: 2 * bytes, readChars: 3 * bytes, writeChars: 4 * bytes });
+  const measuredRun = (serverIo, clientIo) => ({
+    run: 1,
+    valid: true,
+    resources: {
+      server: { ...server(100, 80, 50, 40, 1000), io: serverIo }, client: { cpuPct: 30, eventLoopDelayP99Ms: 2, io: clientIo }, clientBound: false,
+    },
+  });
+  const reads = [measuredRun(io(10), io(1)), measuredRun(io(20), io(2)), { run: 3, valid: false, resources: null }];
+  const writes = [measuredRun(io(100), null)];
+  assert.deepEqual(workloadResources(reads).server.io, io(30));
+  assert.deepEqual(workloadResources(reads).client.io, io(3));
+  assert.equal(workloadResources(writes).client.io, null);
+  const suite = suiteResources({ pid: 42, source: 'bench server' }, { reads: { runs: reads }, writes: { runs: writes } });
+  assert.deepEqual(suite.server.io, io(130), 'the import is not among the runs');
+  assert.equal(suite.client.io, null);
+  assert.equal(suite.server.rssPeakBytes, 100, 'the other figures as before');
 });
 
 test('the terminal table marks client-bound workloads and explains the mark', () => {

@@ -168,7 +168,7 @@ test('after the process has gone the sampler reads nothing more', async () => {
   const figures = await sampler.stop();
   assert.equal(reads, 3, 'stop() does not read a process already gone');
   assert.deepEqual(figures, {
-    rssPeakBytes: 300, rssMeanBytes: 200, cpuPeakPct: 50, cpuMeanPct: 50, samples: 2, ms: 1000,
+    rssPeakBytes: 300, rssMeanBytes: 200, cpuPeakPct: 50, cpuMeanPct: 50, samples: 2, ms: 1000, io: null,
   });
 });
 
