@@ -84,6 +84,10 @@ export function recordRun(result, name, run) {
       ...(run.openLoop ? { openLoop: run.openLoop } : {}),
       // The rows a query returned (the queries suite).
       ...(run.rows !== undefined ? { rows: run.rows } : {}),
+      // The edges the answers held or the writes carried, and the edge collection's size with the writes applied
+      // (the graph suite).
+      ...(run.edges !== undefined ? { edges: run.edges } : {}),
+      ...(run.diskBytes !== undefined ? { diskBytes: run.diskBytes } : {}),
       // A shard's run: when its operations began and ended on the wall clock (results/merge.js spans them).
       ...(run.span ? { span: run.span } : {}),
     });

@@ -1,6 +1,7 @@
 // The readable summary of one result document, for the terminal.
 import { CLIENT_BOUND_CPU_PCT } from '../resources/client.js';
 import { formatMs } from './format.js';
+import { formatGraphTable, graphImportLine } from './graph-table.js';
 import { formatQueryTable, queryImportLine } from './queries-table.js';
 
 function medianRun(entry) {
@@ -85,6 +86,8 @@ export function formatTable(result) {
   lines.push(`${suite}${db.name} ${db.version} · ${data} · concurrency ${config.concurrency}${db.execution === 'serial' ? ' (serial driver: one operation at a time)' : ''} · ${config.runs} run${config.runs === 1 ? '' : 's'}`);
   if (result.import && result.suite === 'queries') {
     lines.push(`${queryImportLine(result.import)}${diskNote(result.import)}`);
+  } else if (result.import && result.suite === 'graph') {
+    lines.push(`${graphImportLine(result.import)}${diskNote(result.import)}`);
   } else if (result.import) {
     lines.push(result.import.reused
       ? `import: reused the data imported at ${result.import.importedAt}${diskNote(result.import)}`
@@ -93,7 +96,8 @@ export function formatTable(result) {
   const usage = result.resources && resourcesLine(result.resources, db);
   if (usage) lines.push(usage);
   lines.push('');
-  lines.push(...(result.suite === 'queries' ? formatQueryTable(result) : align([header, ...compared])));
+  const tables = { queries: formatQueryTable, graph: formatGraphTable };
+  lines.push(...(tables[result.suite]?.(result) ?? align([header, ...compared])));
   if (separate.length > 0) {
     lines.push('');
     lines.push('not compared:');

@@ -119,7 +119,20 @@ test('a read-only --out is refused before the dataset is generated and imported'
 test('--skip-bad with a generated dataset is refused with why', async () => {
   const { code, stderr } = await bench(['run', '--scale', 'tiny', '--skip-bad']);
   assert.equal(code, 2);
-  assertShortError(stderr, /--skip-bad applies to the real Pokec files \(--dataset pokec\)/);
+  assertShortError(stderr, /--skip-bad applies to a real dataset's files \(--dataset pokec, cit-patents, file:<path>\)/);
+});
+
+test('--dataset: an unknown one, an edge list outside --suite graph, and file: without a path are refused with why', async () => {
+  for (const [args, message] of [
+    [['--dataset', 'bogus'], /unknown dataset "bogus"; valid datasets: synthetic, pokec, and for --suite graph cit-patents or file:<path>/],
+    [['--dataset', 'cit-patents'], /--dataset cit-patents is an edge list: it serves --suite graph only/],
+    [['--dataset', 'file:x.tsv'], /--dataset file:x.tsv is an edge list: it serves --suite graph only/],
+    [['--dataset', 'file:', '--suite', 'graph', '--db', 'memory'], /--dataset file: needs a path/],
+  ]) {
+    const { code, stderr } = await bench(['run', '--scale', 'tiny', ...args]);
+    assert.equal(code, 2, args.join(' '));
+    assertShortError(stderr, message);
+  }
 });
 
 test('an unreachable MySQL server reads like an unreachable PostgreSQL server', async () => {

@@ -5,8 +5,9 @@ import social from './social/suite.js';
 import crud from './crud/suite.js';
 import mixed from './mixed/suite.js';
 import queries from './queries/suite.js';
+import graph from './graph/suite.js';
 
-export const SUITES = Object.freeze({ social, crud, mixed, queries });
+export const SUITES = Object.freeze({ social, crud, mixed, queries, graph });
 export const DEFAULT_SUITE = 'social';
 
 export function suiteIds() {
