@@ -79,7 +79,7 @@ await yargs(hideBin(process.argv))
   .command('run', 'run the benchmark suite against one database (default: embedded SQLite)', (y) => y
     .options({
       ...dbOption,
-      suite: { type: 'string', choices: suiteIds(), default: DEFAULT_SUITE, describe: 'the benchmark family: social (the classic nosql-tests on Pokec), crud (individual inserts, gets, updates and deletes at rising concurrency), mixed (reads and writes of the same documents at once, closed or open loop) or queries (the 32 query cases of the AQL shootout on 10k, 100k and 1M generated documents); see `bench list`' },
+      suite: { type: 'string', choices: suiteIds(), default: DEFAULT_SUITE, describe: 'the benchmark family: social (the classic nosql-tests on Pokec), crud (individual inserts, gets, updates and deletes at rising concurrency), mixed (reads and writes of the same documents at once, closed or open loop), queries (the 32 query cases of the AQL shootout on 10k, 100k and 1M generated documents) or graph (edge lookups, friends and followers, upserts and removals one by one and in batches of 500 on a weighted edge list); see `bench list`' },
       workload: { type: 'string', default: 'all', describe: 'all, or a comma-separated list of the suite\'s workloads (see `bench list`)' },
       runs: { type: 'number', describe: 'runs, each from a fresh connection (queries: measured executions of each case and size, after one unmeasured warm-up, on one connection)', defaultDescription: `${SUITES.social.defaults.runs} (social, queries), ${SUITES.crud.defaults.runs} (crud, mixed)` },
       concurrency: { type: 'string', describe: 'operations in flight at once, the same for every database; pools are sized from it. crud, mixed: a comma-separated list of levels, each its own round', defaultDescription: `${SUITES.social.defaults.concurrency} (social), ${SUITES.crud.defaults.concurrency} (crud), ${SUITES.mixed.defaults.concurrency} (mixed)` },
@@ -119,7 +119,8 @@ await yargs(hideBin(process.argv))
     .example('$0 run --suite crud --concurrency 1,8,64 --shape varied --sync', 'three levels, documents of varied shapes, durable writes')
     .example('$0 run --suite mixed --db postgresql --workload 95-5 --rate 1000,2000,4000', 'open loop at three rates: latency against achieved throughput')
     .example('$0 run --suite mixed --db postgresql --workload read-only --clients 4', 'the operations from four client processes: past what one Node.js process can send')
-    .example('$0 run --suite queries --db postgresql --size 10k,100k', 'the AQL shootout\'s query cases, 5 runs each after a warm-up, every answer checked'), command(runCommand))
+    .example('$0 run --suite queries --db postgresql --size 10k,100k', 'the AQL shootout\'s query cases, 5 runs each after a warm-up, every answer checked')
+    .example('$0 run --suite graph --db postgresql --dataset file:edges.tsv', 'Unum\'s edge operations on any 2- or 3-column edge file, every answer and write checked'), command(runCommand))
   .command('import', 'import the dataset alone (again, even when the database holds it) and record its duration, throughput and counts', (y) => y
     .options({
       ...dbOption,
