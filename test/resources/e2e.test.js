@@ -10,12 +10,15 @@ import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { loadAdapter } from '../../adapters/index.js';
 import { defaultCacheDir } from '../../core/paths.js';
+import { ownIo } from '../../resources/client.js';
 import { runningServer } from '../../server/state.js';
 import { serverTarget } from '../helpers/servers.js';
 
 const BIN = fileURLToPath(new URL('../../bin/bench.js', import.meta.url));
 const NAMESPACE = 'dbshootout_restest';
 const MB = 1024 * 1024;
+// Where /proc/<pid>/io exists, this user may read its own processes' and those of the servers it started.
+const ioReadable = ownIo() !== null;
 const out = mkdtempSync(path.join(os.tmpdir(), 'bench-resources-'));
 after(() => rmSync(out, { recursive: true, force: true }));
 
@@ -37,6 +40,13 @@ async function run(db, ...flags) {
   return JSON.parse(stdout);
 }
 
+function assertIo(io, what) {
+  if (!ioReadable) return assert.equal(io, null, what);
+  for (const field of ['readBytes', 'writeBytes', 'readChars', 'writeChars']) {
+    assert.ok(Number.isInteger(io?.[field]) && io[field] >= 0, `${what}: ${JSON.stringify(io)}`);
+  }
+}
+
 // Every run of every supported workload carries its figures, and the workload its own.
 function assertRunFigures(result, { server }) {
   for (const [name, workload] of Object.entries(result.workloads)) {
@@ -46,7 +56,11 @@ function assertRunFigures(result, { server }) {
     assert.equal(typeof resources.clientBound, 'boolean', name);
     assert.ok(resources.client.cpuPct >= 0 && resources.client.eventLoopDelayP99Ms >= 0, `${name}: ${JSON.stringify(resources.client)}`);
     assert.equal(workload.resources.clientBound, resources.clientBound, name);
+    assertIo(resources.client.io, `${name}: the harness's I/O`);
+    assert.deepEqual(workload.resources.client.io, resources.client.io, name);
     if (server) {
+      assertIo(resources.server.io, `${name}: the server's I/O`);
+      assert.deepEqual(workload.resources.server.io, resources.server.io, name);
       assert.ok(resources.server.samples >= 2, `${name}: ${JSON.stringify(resources.server)}`);
       assert.ok(resources.server.rssPeakBytes >= resources.server.rssMeanBytes && resources.server.rssMeanBytes > MB, name);
       assert.ok(resources.server.cpuMeanPct >= 0 && resources.server.cpuPeakPct >= resources.server.cpuMeanPct, name);
@@ -75,6 +89,10 @@ test('bench run against the local PostgreSQL samples its process tree and measur
   assert.ok(result.import.diskBytes > 1 * MB, `${result.import.diskBytes} bytes`);
   assert.equal(result.import.diskScope, 'namespace');
   assert.ok(result.import.resources.server.rssPeakBytes > 10 * MB);
+  assertIo(result.import.resources.server.io, 'the server during the import');
+  if (ioReadable) {
+    assert.ok(result.import.resources.server.io.writeBytes > MB, `the import wrote ${result.import.resources.server.io.writeBytes} bytes`);
+  }
   assertRunFigures(result, { server: true });
 
   // Reused: the size is measured again, and equals the fresh import's.
@@ -103,6 +121,12 @@ test('--server-pid names the process to sample, also for a server given by host 
 test('bench run on embedded SQLite has no server figures, and measures its namespace on disk', { timeout: 300_000 }, async () => {
   const result = await run('sqlite');
   assert.equal(result.resources.server, null);
+  // The database writes from inside the harness: its writes are the harness's own.
+  if (ioReadable) {
+    const written = result.workloads.singleWrite.resources.client.io.writeBytes;
+    assert.ok(written > 0, `singleWrite wrote ${written} bytes`);
+    assert.ok(result.resources.client.io.writeBytes >= written);
+  }
   assert.ok(result.resources.client.cpuPeakPct > 0);
   assert.ok(result.import.diskBytes > 1 * MB, `${result.import.diskBytes} bytes`);
   assert.equal(result.import.diskScope, 'namespace');
