@@ -5,6 +5,7 @@ import { MAX_PATH_DEPTH } from '../../datasets/scales.js';
 import { openDriver, sessionConfig } from './connection.js';
 import { crudStatements, deleteDocument, getDocument, insertDocument, updateDocument } from './crud.js';
 import { toProperties } from './documents.js';
+import { graphOperations } from './graph.js';
 import { deleteNamespace, deleteNodes, dropSchema, inspectNamespace } from './namespace.js';
 import {
   countDocuments as countQueryDocuments, createCollection, dropCollection, importDocuments, indexCollection, runQuery,
@@ -106,6 +107,9 @@ export class Neo4jAdapter {
     this.#options = options;
     this.#names = namespaceNames(options.namespace);
     this.#cypher = statements(this.#names);
+    // The graph suite's operations (graph.js): an edge collection is a label and a relationship type of the
+    // namespace's temporary collections (`<ns>_tmp_g_edges`), so the namespace's reset and drop delete it.
+    this.graph = graphOperations({ read: (query, params) => this.#run(query, params), write: this.#runner, names: this.#names });
   }
 
   async connect() {

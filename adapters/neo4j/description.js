@@ -1,3 +1,4 @@
+import { GRAPH_OPERATIONS } from '../../workloads/graph/operations.js';
 import { Neo4jAdapter } from './adapter.js';
 import { PASSWORD_ENV } from './connection.js';
 import { CASE_NAMES } from './queries.js';
@@ -13,7 +14,8 @@ export default {
   driver: 'neo4j-driver',
   supports: ['singleRead', 'singleWrite', 'singleWriteSync', 'aggregation',
              'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath',
-             'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument', ...CASE_NAMES],
+             'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument', ...CASE_NAMES,
+             ...GRAPH_OPERATIONS],
   durability: {
     singleWrite: `${COMMIT} Neo4j has no weaker acknowledgement, so this is the same durable commit as `
       + 'singleWriteSync.',

@@ -16,13 +16,13 @@ function parseMarker(text) {
   }
 }
 
-// The namespace's labels that label at least one node, its relationship type if in use, and its constraint
+// The namespace's labels that label at least one node, its relationship types in use, and its constraint
 // and index names. db.labels() and db.relationshipTypes() list only what is in use.
 async function namespaceObjects(run, names) {
   const labels = (await run('CALL db.labels() YIELD label RETURN label'))
     .map((record) => record.get('label')).filter(names.ownsLabel);
   const types = (await run('CALL db.relationshipTypes() YIELD relationshipType AS type RETURN type'))
-    .map((record) => record.get('type')).filter((type) => type === names.type);
+    .map((record) => record.get('type')).filter(names.ownsType);
   const constraints = (await run('SHOW CONSTRAINTS YIELD name RETURN name'))
     .map((record) => record.get('name')).filter(names.ownsSchemaName);
   const indexes = (await run('SHOW INDEXES YIELD name RETURN name'))
@@ -43,7 +43,7 @@ export async function inspectNamespace(run, names) {
   return { state: any ? 'foreign' : 'absent', marker: null, objects };
 }
 
-async function deleteRelationships(run, type) {
+export async function deleteRelationships(run, type) {
   await run(`MATCH ()-[r:${quote(type)}]->() CALL (r) { DELETE r } IN TRANSACTIONS OF ${DELETE_BATCH} ROWS`);
 }
 
@@ -78,8 +78,8 @@ async function assertNothingForeignAttached(run, labels) {
 // Deletes every relationship, node, constraint and index of the namespace, the marker last, so an interrupted
 // call leaves a namespace that is still recognisably the harness's. Only for a namespace already inspected.
 export async function deleteNamespace(run, names, { keepMarker = false } = {}) {
-  await deleteRelationships(run, names.type);
-  const { labels, constraints, indexes } = await namespaceObjects(run, names);
+  const { labels, types, constraints, indexes } = await namespaceObjects(run, names);
+  for (const type of types) await deleteRelationships(run, type);
   const data = labels.filter((label) => label !== names.marker);
   await assertNothingForeignAttached(run, data);
   for (const label of data) await deleteNodes(run, label);

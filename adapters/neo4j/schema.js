@@ -56,6 +56,8 @@ export function namespaceNames(namespace) {
     // Whether a label, or a constraint or index name, listed by the server belongs to the namespace. A temporary
     // or query collection names its constraint and indexes after its label.
     ownsLabel: (label) => label === profile || label === marker || label.startsWith(tempPrefix),
+    // The graph suite's edge collections have relationship types of their own, named after their labels.
+    ownsType: (name) => name === type || name.startsWith(tempPrefix),
     ownsSchemaName: (name) => name === profileKeyConstraint || name.startsWith(tempPrefix),
   };
 }
