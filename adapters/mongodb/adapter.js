@@ -1,14 +1,15 @@
 // The MongoDB adapter: one database per namespace, profiles keyed by `_id`, relations with two covering indexes,
 // neighbourhoods as one query or aggregation each, and the shortest path as server-side queries driven level by
-// level from here (graph.js).
+// level from here (shortest-path.js); the graph suite's edge collections in graph.js.
 import { BenchError, ErrorCodes } from '../../core/errors.js';
 import { journaledWrite, openClient } from './connection.js';
 import { deleteDocument, getDocument, insertDocument, updateDocument } from './crud.js';
 import { ageHistogram, fromStored, toStored, toStoredRelation } from './documents.js';
-import { shortestPath } from './graph.js';
+import { graphOperations } from './graph.js';
+import { shortestPath } from './shortest-path.js';
 import {
-  COLLECTIONS, INDEXES, LABEL, MARKER_ID, databaseName, namespaceState, queryCollectionName, strangers,
-  tempCollectionName,
+  COLLECTIONS, INDEXES, LABEL, MARKER_ID, databaseName, graphCollectionName, namespaceState, queryCollectionName,
+  strangers, tempCollectionName,
 } from './namespace.js';
 import * as queries from './queries.js';
 import {
@@ -26,7 +27,7 @@ export function collectionCount(exact) {
 export class MongoAdapter {
   #options;
   #database;
-  // The client and the handles of one connection: { client, db, admin, profiles, relations, graph, temp }.
+  // The client and the handles of one connection: { client, db, admin, profiles, relations, pathQueries, temp }.
   #session = null;
   // Whether this instance reset the namespace, i.e. imports into it: its counts() are exact (see counts()).
   #importing = false;
@@ -40,6 +41,12 @@ export class MongoAdapter {
   constructor(options) {
     this.#options = options;
     this.#database = databaseName(options.namespace);
+    // The graph suite's operations (graph.js) on the edge collections `g_<name>` of the namespace's database.
+    const edgeCollection = (name) => graphCollectionName(this.#database, name);
+    this.graph = graphOperations({
+      collection: (name) => this.#db.collection(edgeCollection(name)),
+      create: (name) => this.#db.createCollection(edgeCollection(name)),
+    });
   }
 
   async connect() {
@@ -53,7 +60,7 @@ export class MongoAdapter {
       admin: client.db('admin'),
       profiles: db.collection(COLLECTIONS.profiles),
       relations,
-      graph: relationQueries(relations),
+      pathQueries: relationQueries(relations),
       // Temporary collections by name.
       temp: new Map(),
     };
@@ -204,7 +211,7 @@ export class MongoAdapter {
   }
 
   async shortestPath(from, to, maxDepth) {
-    return shortestPath(this.#graph, from, to, maxDepth);
+    return shortestPath(this.#pathQueries, from, to, maxDepth);
   }
 
   async #aggregate(pipeline) {
@@ -318,7 +325,7 @@ export class MongoAdapter {
     return this.#connected.relations;
   }
 
-  get #graph() {
-    return this.#connected.graph;
+  get #pathQueries() {
+    return this.#connected.pathQueries;
   }
 }

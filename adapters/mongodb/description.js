@@ -1,3 +1,4 @@
+import { GRAPH_OPERATIONS } from '../../workloads/graph/operations.js';
 import { MongoAdapter } from './adapter.js';
 import { PASSWORD_ENV } from './connection.js';
 import { CASE_NAMES } from './queries.js';
@@ -10,7 +11,7 @@ export default {
   driver: 'mongodb',
   supports: ['singleRead', 'singleWrite', 'singleWriteSync', 'aggregation',
              'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath',
-             'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument', ...CASE_NAMES],
+             'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument', ...CASE_NAMES, ...GRAPH_OPERATIONS],
   durability: {
     singleWrite: 'insertOne with the deployment\'s default write concern. On a standalone that is w:1 without j: '
       + 'acknowledged once applied in memory, its journal record flushed to disk within '

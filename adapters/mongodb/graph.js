@@ -1,49 +1,129 @@
-// The shortest-path search, driven from Node one level at a time: each level is one server-side query (see
-// social.js) for the whole frontier, and only this search's frontiers and visited nodes are held here, never
-// the graph. It takes the queries as an interface, so the same code runs against MongoDB and, in the unit tests,
-// against an in-memory stub of these query functions.
-//
-//   queries.outgoing(keys) -> the relations { _from, _to } whose `_from` is one of `keys`
-//   queries.incoming(keys) -> the relations { _from, _to } whose `_to` is one of `keys`
+// The graph suite in MongoDB: an edge collection is a collection `g_<name>` of the namespace's database, so the
+// reset and dropNamespace remove it with the rest, holding one document { source, target, weight } per edge (three
+// int32, and the ObjectId `_id` the driver gives it). It is loaded by unordered insertMany without any secondary
+// index, then gets a unique index on (source, target) and an index on (target, source), both built by one
+// createIndexes command. Each read is one find or one aggregation the server runs; each write one update or delete
+// command. The builders are pure, for the unit tests. What the adapter lends, `store`:
+//   collection(name)   the driver's collection of the edge collection `name` (`g_<name>`, checked)
+//   create(name)       creates that collection
+import { cursorOptions } from './social.js';
 
-// Level-synchronous bidirectional breadth-first search. Each side maps every node it has visited to its
-// neighbour one hop closer to that side's start (null for the start). A level expands the side with the
-// smaller frontier: one query for all of the frontier's relations (outgoing forward, incoming backward).
-//
-// Correctness: with `hops` the two sides' depths added, no path has at most `hops` hops (true at the start,
-// from !== to), and each frontier holds exactly the nodes at its side's depth. A path of hops + 1 would run
-// through a node of the expanded frontier and, one hop on, a node the other side has visited; so the first
-// such relation in the level's answer closes a path of exactly hops + 1, which is minimal. Without one, the
-// invariant holds for hops + 1. A side that finds no new node has visited everything it reaches: no path.
-export async function shortestPath(queries, from, to, maxDepth) {
-  if (from === to) return [from];
-  const forward = { parents: new Map([[from, null]]), frontier: [from] };
-  const backward = { parents: new Map([[to, null]]), frontier: [to] };
-  for (let hops = 0; hops < maxDepth; hops += 1) {
-    const isForward = forward.frontier.length <= backward.frontier.length;
-    const [side, other] = isForward ? [forward, backward] : [backward, forward];
-    const relations = await (isForward ? queries.outgoing(side.frontier) : queries.incoming(side.frontier));
-    const next = [];
-    for (const relation of relations) {
-      const [near, far] = isForward ? [relation._from, relation._to] : [relation._to, relation._from];
-      // The relation always runs from a node the forward side has visited to one the backward side has.
-      if (other.parents.has(far)) return joinPath(forward.parents, backward.parents, relation._from, relation._to);
-      if (!side.parents.has(far)) {
-        side.parents.set(far, near);
-        next.push(far);
-      }
-    }
-    if (next.length === 0) return null;
-    side.frontier = next;
-  }
-  return null;
+export const INDEXES = Object.freeze([
+  { name: 'source_target', key: { source: 1, target: 1 }, unique: true },
+  { name: 'target_source', key: { target: 1, source: 1 } },
+].map((index) => Object.freeze(index)));
+
+// An edge as the contract has it: the stored document without `_id`.
+export const EDGE_PROJECTION = Object.freeze({ _id: 0, source: 1, target: 1, weight: 1 });
+
+// The documents of a batch of the bulk import (typed arrays): numbers, which BSON stores as int32.
+export function edgeDocuments({ length, source, target, weight }) {
+  const documents = new Array(length);
+  for (let i = 0; i < length; i += 1) documents[i] = { source: source[i], target: target[i], weight: weight[i] };
+  return documents;
 }
 
-// `head` back to the forward start, then `tail` on to the backward start.
-function joinPath(forwardParents, backwardParents, head, tail) {
-  const path = [];
-  for (let node = head; node !== null; node = forwardParents.get(node)) path.push(node);
-  path.reverse();
-  for (let node = tail; node !== null; node = backwardParents.get(node)) path.push(node);
-  return path;
+// The edges touching `vertex`, as a filter: each branch of the $or is a lookup in one of the two indexes. With no
+// self-loops, no edge matches both.
+export const touchingFilter = (vertex) => ({ $or: [{ source: vertex }, { target: vertex }] });
+export const inFilter = (vertex) => ({ target: vertex });
+
+// The other end of each edge touching `vertex`, each id once.
+export function friendsPipeline(vertex) {
+  return [
+    { $match: touchingFilter(vertex) },
+    { $group: { _id: { $cond: [{ $eq: ['$source', vertex] }, '$target', '$source'] } } },
+  ];
+}
+
+// One document { count, weight } over the edges `filter` matches; none when it matches nothing. $sum of int32
+// turns into a long where the sum passes 2^31, which the driver returns as a number up to 2^53.
+export function tallyPipeline(filter) {
+  return [
+    { $match: filter },
+    { $group: { _id: null, count: { $sum: 1 }, weight: { $sum: '$weight' } } },
+  ];
+}
+
+// An upsert by pair: the unique (source, target) index finds the edge; a new one is inserted with the filter's
+// fields and the weight.
+export function upsertOperation({ source, target, weight }) {
+  return { filter: { source, target }, update: { $set: { weight } }, upsert: true };
+}
+
+export const upsertOperations = (edges) => edges.map((edge) => ({ updateOne: upsertOperation(edge) }));
+export const removeOperations = (pairs) => pairs.map(({ source, target }) => ({ deleteOne: { filter: { source, target } } }));
+
+// The pairs of a batch are distinct, so the server may apply its statements in any order.
+const BULK_OPTIONS = Object.freeze({ ordered: false });
+
+const tally = ([row]) => ({ count: row?.count ?? 0, weight: row?.weight ?? 0 });
+
+export function graphOperations(store) {
+  const find = (name, filter) => store.collection(name).find(filter, { projection: EDGE_PROJECTION, ...cursorOptions() }).toArray();
+  const aggregate = (name, pipeline) => store.collection(name).aggregate(pipeline, cursorOptions()).toArray();
+
+  return {
+    async create(name) {
+      await store.collection(name).drop();
+      await store.create(name);
+    },
+    // The server checks nothing but the documents themselves: there is no index yet but `_id`.
+    async importEdges(name, batch) {
+      if (batch.length === 0) return;
+      await store.collection(name).insertMany(edgeDocuments(batch), { ordered: false });
+    },
+    // One command builds both indexes in one scan of the collection. The planner keeps no statistics to update.
+    async index(name) {
+      await store.collection(name).createIndexes(INDEXES.map((index) => ({ ...index })));
+    },
+    // Exact: the write workloads' checks compare it. An absent collection counts 0.
+    async count(name) {
+      return store.collection(name).countDocuments({});
+    },
+    async drop(name) {
+      await store.collection(name).drop();
+    },
+    // The space WiredTiger allocated to the collection and to its indexes.
+    async diskUsage(name) {
+      const [stats] = await aggregate(name, [{ $collStats: { storageStats: {} } }]);
+      const { storageSize, totalIndexSize } = stats?.storageStats ?? {};
+      return Number.isFinite(storageSize) && Number.isFinite(totalIndexSize) ? storageSize + totalIndexSize : null;
+    },
+    async findEdge(name, source, target) {
+      return store.collection(name).findOne({ source, target }, { projection: EDGE_PROJECTION });
+    },
+    async edgesOf(name, vertex) {
+      return find(name, touchingFilter(vertex));
+    },
+    async inEdges(name, vertex) {
+      return find(name, inFilter(vertex));
+    },
+    async friends(name, vertex) {
+      return (await aggregate(name, friendsPipeline(vertex))).map(({ _id }) => _id);
+    },
+    async countFriends(name, vertex) {
+      return tally(await aggregate(name, tallyPipeline(touchingFilter(vertex))));
+    },
+    async countFollowers(name, vertex) {
+      return tally(await aggregate(name, tallyPipeline(inFilter(vertex))));
+    },
+    // The deployment's default write concern, as singleWrite's.
+    async upsertEdge(name, edge) {
+      const { filter, update, upsert } = upsertOperation(edge);
+      await store.collection(name).updateOne(filter, update, { upsert });
+    },
+    // One update command of up to 500 statements (see the README: not a transaction on a standalone server).
+    async upsertEdges(name, edges) {
+      if (edges.length === 0) return;
+      await store.collection(name).bulkWrite(upsertOperations(edges), BULK_OPTIONS);
+    },
+    async removeEdge(name, { source, target }) {
+      await store.collection(name).deleteOne({ source, target });
+    },
+    async removeEdges(name, pairs) {
+      if (pairs.length === 0) return;
+      await store.collection(name).bulkWrite(removeOperations(pairs), BULK_OPTIONS);
+    },
+  };
 }

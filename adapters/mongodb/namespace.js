@@ -1,6 +1,7 @@
 // One namespace is one MongoDB database holding the profiles, the relations, the marker, the temporary
-// collections and the queries suite's collections: their names, checked before any command so that a typo never
-// creates or drops something unexpected, and how the namespace's state is told from what the database holds.
+// collections, the queries suite's collections and the graph suite's edge collections: their names, checked
+// before any command so that a typo never creates or drops something unexpected, and how the namespace's state is
+// told from what the database holds.
 import { BenchError, ErrorCodes } from '../../core/errors.js';
 
 export const LABEL = 'mongodb';
@@ -16,6 +17,8 @@ const RESERVED_DATABASES = new Set(['admin', 'local', 'config']);
 const TEMP_PREFIX = 'tmp_';
 // The queries suite's collections (`q_values10k`), kept between runs, unlike the temporary ones.
 const QUERY_PREFIX = 'q_';
+// The graph suite's edge collections (`g_edges`), kept between runs as the query collections are.
+const GRAPH_PREFIX = 'g_';
 
 export const COLLECTIONS = Object.freeze({ profiles: 'profiles', relations: 'relations', marker: 'marker' });
 // The marker collection holds exactly this one document: { _id: MARKER_ID, marker: <the harness's object> }.
@@ -53,9 +56,15 @@ export function queryCollectionName(database, name) {
   return `${QUERY_PREFIX}${assertIdentifier('query collection name', name, maxLength)}`;
 }
 
+export function graphCollectionName(database, name) {
+  const maxLength = MAX_NAMESPACE - database.length - 1 - GRAPH_PREFIX.length;
+  return `${GRAPH_PREFIX}${assertIdentifier('edge collection name', name, maxLength)}`;
+}
+
 // The collections resetNamespace may drop: its own names only.
 export function isOwnCollection(name) {
-  return Object.values(COLLECTIONS).includes(name) || name.startsWith(TEMP_PREFIX) || name.startsWith(QUERY_PREFIX);
+  return Object.values(COLLECTIONS).includes(name)
+    || [TEMP_PREFIX, QUERY_PREFIX, GRAPH_PREFIX].some((prefix) => name.startsWith(prefix));
 }
 
 // What an owned namespace holds that db-shootout did not create, from listCollections' { name, type }: every

@@ -1,4 +1,4 @@
-// The queries of the operations, as data, and the relation queries the shortest-path search calls (graph.js).
+// The queries of the operations, as data, and the relation queries the shortest-path search calls (shortest-path.js).
 // Each builder returns a fresh object: the driver keeps pipelines and options it is given, and may add to them.
 import { COLLECTIONS, INDEXES } from './namespace.js';
 
@@ -89,7 +89,7 @@ export function warmupIndexScans() {
   ];
 }
 
-// The relation queries of graph.js on the `relations` collection, each answered from a covering index:
+// The relation queries of shortest-path.js on the `relations` collection, each answered from a covering index:
 // (_from, _to) forward, (_to, _from) backward.
 export function relationQueries(relations) {
   const edges = async (field, keys) => {

@@ -1,158 +1,134 @@
-// The shortest-path search of the mongodb adapter (adapters/mongodb/graph.js), run against an in-memory stub of
-// the two relation query functions it calls, on hand-checked graphs and on random graphs checked against a
-// plain breadth-first search. The stub answers from an array of relations and records every call; it stands
-// in for the query functions, not for a MongoDB server.
+// The mongodb adapter's graph suite without a server: its filters and pipelines run through the evaluator of the
+// stages they use (pipeline-evaluator.js, written from MongoDB's documented semantics; not MongoDB) over a random
+// weighted edge list, every vertex's answer checked against the suite's reference with the suite's own checks;
+// and the import documents, the indexes, the bulk write statements and the collection names. What a real server
+// answers is checked by the conformance suite, which needs one (BENCH_MONGODB_URL).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { shortestPath } from '../../adapters/mongodb/graph.js';
-import { PATHS, RELATIONS as FIXTURE_RELATIONS } from '../conformance/fixture.js';
-import { hopsFrom, mulberry32, randomGraph } from '../helpers/graphs.js';
+import mongodb from '../../adapters/mongodb/description.js';
+import {
+  EDGE_PROJECTION, INDEXES, edgeDocuments, friendsPipeline, inFilter, removeOperations, tallyPipeline, touchingFilter,
+  upsertOperations,
+} from '../../adapters/mongodb/graph.js';
+import { graphCollectionName, isOwnCollection, strangers } from '../../adapters/mongodb/namespace.js';
+import { createRandom } from '../../datasets/random.js';
+import { countProblem, edgeListProblem, edgeProblem, idListProblem } from '../../workloads/graph/check.js';
+import { GRAPH_OPERATIONS } from '../../workloads/graph/operations.js';
+import { EdgeReference } from '../../workloads/graph/reference.js';
+import { runPipeline } from './pipeline-evaluator.js';
 
-// The query functions of graph.js over `relations` ([from, to] pairs), answering as the MongoDB queries do:
-// outgoing and incoming relations, duplicates included.
-function relationQueryStub(pairs) {
-  const relations = pairs.map(([_from, _to]) => ({ _from, _to }));
-  const calls = [];
+const MAX = 2 ** 31 - 1;
+const COLLECTION = 'g_edges';
+
+// Sorted by source then target, distinct pairs, no self-loops; a hub (1), a reciprocal pair, a vertex with only
+// in-edges (6), and the largest id and weights, so that a vertex's sum passes 2^31.
+function edgeList() {
+  const edges = new Map();
+  const add = (source, target, weight) => {
+    if (source !== target) edges.set(`${source} ${target}`, { source, target, weight });
+  };
+  [[1, 2, 5], [2, 1, 3], [3, 6, 0], [1, MAX, MAX], [MAX, 1, MAX], [MAX, 6, 1]].forEach(([s, t, w]) => add(s, t, w));
+  const random = createRandom(7, 1);
+  for (let i = 0; i < 400; i += 1) add(10 + random.int(30), 10 + random.int(30), random.int(1000));
+  for (let v = 10; v < 40; v += 1) add(v, 1, v);
+  const sorted = [...edges.values()].sort((a, b) => a.source - b.source || a.target - b.target);
   return {
-    calls,
-    async outgoing(keys) {
-      calls.push({ query: 'outgoing', keys: [...keys] });
-      const sources = new Set(keys);
-      return relations.filter(({ _from }) => sources.has(_from)).map((relation) => ({ ...relation }));
-    },
-    async incoming(keys) {
-      calls.push({ query: 'incoming', keys: [...keys] });
-      const targets = new Set(keys);
-      return relations.filter(({ _to }) => targets.has(_to)).map((relation) => ({ ...relation }));
-    },
+    length: sorted.length,
+    source: Int32Array.from(sorted, ({ source }) => source),
+    target: Int32Array.from(sorted, ({ target }) => target),
+    weight: Int32Array.from(sorted, ({ weight }) => weight),
   };
 }
 
-function assertPath(pairs, path, from, to, hops) {
-  const edges = new Set(pairs.map(([a, b]) => `${a} ${b}`));
-  assert.ok(Array.isArray(path), `a path from ${from} to ${to}: ${JSON.stringify(path)}`);
-  assert.equal(path.length - 1, hops, `${hops} hops: ${JSON.stringify(path)}`);
-  assert.equal(path[0], from);
-  assert.equal(path.at(-1), to);
-  for (let i = 1; i < path.length; i += 1) assert.ok(edges.has(`${path[i - 1]} ${path[i]}`), `${path[i - 1]} -> ${path[i]}`);
-}
+const EDGES = edgeList();
+const reference = new EdgeReference(EDGES);
+const VERTICES = [...reference.vertices(), 99];
+// The collection as the server would hold it after the import: each document with an _id of its own.
+const stored = { [COLLECTION]: edgeDocuments(EDGES).map((doc, i) => ({ _id: `e${i}`, ...doc })) };
 
-// Two equally short routes P1 -> P2|P3 -> P4; a reciprocal pair P1 <-> P2; a cycle P4 -> P5 -> P6 -> P4; a
-// self-loop on P6 and a duplicate relation P1 -> P2; P7 has no incoming relation, P8 no outgoing one; a chain
-// P6 -> P9 -> ... -> P14 -> P8.
-const GRAPH = [
-  ['P1', 'P2'], ['P2', 'P1'], ['P1', 'P2'], ['P1', 'P3'], ['P2', 'P4'], ['P3', 'P4'], ['P4', 'P5'], ['P5', 'P6'],
-  ['P6', 'P4'], ['P6', 'P6'], ['P7', 'P1'], ['P6', 'P9'], ['P9', 'P10'], ['P10', 'P11'], ['P11', 'P12'],
-  ['P12', 'P13'], ['P13', 'P14'], ['P14', 'P8'],
-];
+// What graph.js asks the server for, evaluated here: a find is its filter and projection.
+const found = (filter) => runPipeline(stored, COLLECTION, [{ $match: filter }, { $project: { ...EDGE_PROJECTION } }]);
+const tally = ([row]) => ({ count: row?.count ?? 0, weight: row?.weight ?? 0 });
 
-describe('mongodb shortestPath over the relation query stub', () => {
-  test('from === to is [from], without a query', async () => {
-    const stub = relationQueryStub(GRAPH);
-    assert.deepEqual(await shortestPath(stub, 'P4', 'P4', 15), ['P4']);
-    assert.deepEqual(await shortestPath(stub, 'P8', 'P8', 0), ['P8']);
-    assert.equal(stub.calls.length, 0);
+describe('mongodb graph suite: the filters and pipelines, evaluated in memory', () => {
+  test('the import documents hold the batch\'s numbers, one per edge, in order', () => {
+    const documents = edgeDocuments(EDGES);
+    assert.equal(documents.length, EDGES.length);
+    documents.forEach((doc, i) => assert.deepEqual(doc, { source: EDGES.source[i], target: EDGES.target[i], weight: EDGES.weight[i] }));
+    assert.ok(documents.every((doc) => Object.values(doc).every((value) => typeof value === 'number')), 'numbers, not typed-array views');
   });
 
-  test('a direct relation is one hop, found by one query', async () => {
-    const stub = relationQueryStub(GRAPH);
-    assert.deepEqual(await shortestPath(stub, 'P1', 'P3', 15), ['P1', 'P3']);
-    assert.deepEqual(stub.calls, [{ query: 'outgoing', keys: ['P1'] }]);
-  });
-
-  test('of two equally short routes either is right, and the answer is minimal', async () => {
-    const path = await shortestPath(relationQueryStub(GRAPH), 'P1', 'P4', 15);
-    assertPath(GRAPH, path, 'P1', 'P4', 2);
-    assert.ok(['P2', 'P3'].includes(path[1]));
-    assertPath(GRAPH, await shortestPath(relationQueryStub(GRAPH), 'P7', 'P4', 15), 'P7', 'P4', 3);
-  });
-
-  test('cycles, self-loops and duplicate relations neither loop nor lengthen a path', async () => {
-    assert.deepEqual(await shortestPath(relationQueryStub(GRAPH), 'P4', 'P6', 15), ['P4', 'P5', 'P6']);
-    assert.deepEqual(await shortestPath(relationQueryStub(GRAPH), 'P6', 'P5', 15), ['P6', 'P4', 'P5']);
-    assert.deepEqual(await shortestPath(relationQueryStub(GRAPH), 'P2', 'P1', 15), ['P2', 'P1']);
-    assert.equal(await shortestPath(relationQueryStub(GRAPH), 'P5', 'P7', 15), null);
-  });
-
-  test('the long way round: 12 hops from P7 to P8', async () => {
-    assertPath(GRAPH, await shortestPath(relationQueryStub(GRAPH), 'P7', 'P8', 15), 'P7', 'P8', 12);
-  });
-
-  test('maxDepth cuts off: a path of exactly maxDepth hops is found, one hop less is null', async () => {
-    assertPath(GRAPH, await shortestPath(relationQueryStub(GRAPH), 'P7', 'P8', 12), 'P7', 'P8', 12);
-    assert.equal(await shortestPath(relationQueryStub(GRAPH), 'P7', 'P8', 11), null);
-    assert.equal(await shortestPath(relationQueryStub(GRAPH), 'P1', 'P3', 0), null);
-    assertPath(GRAPH, await shortestPath(relationQueryStub(GRAPH), 'P1', 'P3', 1), 'P1', 'P3', 1);
-    assert.equal(await shortestPath(relationQueryStub(GRAPH), 'P1', 'P4', 1), null);
-  });
-
-  test('at most maxDepth queries, one per level', async () => {
-    const stub = relationQueryStub(GRAPH);
-    assert.equal(await shortestPath(stub, 'P7', 'P8', 5), null);
-    assert.equal(stub.calls.length, 5);
-  });
-
-  test('unreachable: null as soon as one side has nothing new', async () => {
-    // P7 has no incoming relation: the backward side, smaller than the forward one after its first level, finds
-    // none.
-    const stub = relationQueryStub(GRAPH);
-    assert.equal(await shortestPath(stub, 'P1', 'P7', 15), null);
-    assert.deepEqual(stub.calls, [{ query: 'outgoing', keys: ['P1'] }, { query: 'incoming', keys: ['P7'] }]);
-    // P8 has no outgoing relation: the forward side finds nothing in its first level.
-    const fromSink = relationQueryStub(GRAPH);
-    assert.equal(await shortestPath(fromSink, 'P8', 'P1', 15), null);
-    assert.deepEqual(fromSink.calls, [{ query: 'outgoing', keys: ['P8'] }]);
-  });
-
-  test('each level expands the side with the smaller frontier', async () => {
-    // A fans out to B1..B4, which all lead to C; C -> D. Forward from A grows to 4 nodes, so the backward side
-    // (1 node) is expanded next.
-    const fan = [['A', 'B1'], ['A', 'B2'], ['A', 'B3'], ['A', 'B4'], ['B1', 'C'], ['B2', 'C'], ['B3', 'C'], ['B4', 'C'], ['C', 'D']];
-    const stub = relationQueryStub(fan);
-    assertPath(fan, await shortestPath(stub, 'A', 'D', 15), 'A', 'D', 3);
-    assert.deepEqual(stub.calls.map(({ query, keys }) => `${query} ${keys.join(',')}`),
-      ['outgoing A', 'incoming D', 'incoming C']);
-  });
-
-  test('the conformance fixture\'s paths', async () => {
-    const pairs = FIXTURE_RELATIONS.map(({ _from, _to }) => [_from, _to]);
-    for (const [from, to, maxDepth, hops] of PATHS) {
-      const path = await shortestPath(relationQueryStub(pairs), from, to, maxDepth);
-      if (hops === null) assert.equal(path, null, `${from} -> ${to} within ${maxDepth}`);
-      else assertPath(pairs, path, from, to, hops);
+  test('findEdge\'s filter answers every edge, its reverse and an absent pair, without _id', () => {
+    const pairs = [[99, 1], [1, 99], [6, MAX]];
+    for (let i = 0; i < EDGES.length; i += 1) pairs.push([EDGES.source[i], EDGES.target[i]], [EDGES.target[i], EDGES.source[i]]);
+    for (const [source, target] of pairs) {
+      const answers = found({ source, target });
+      assert.ok(answers.length <= 1, `${source}->${target}: at most one document`);
+      assert.equal(edgeProblem(reference.findEdge(source, target), answers[0] ?? null), null, `${source}->${target}`);
     }
+  });
+
+  test('edgesOf and inEdges answer the reference for every vertex and an absent one', () => {
+    for (const vertex of VERTICES) {
+      assert.equal(edgeListProblem(reference.edgesOf(vertex), found(touchingFilter(vertex))), null, `edgesOf(${vertex})`);
+      assert.equal(edgeListProblem(reference.inEdges(vertex), found(inFilter(vertex))), null, `inEdges(${vertex})`);
+    }
+  });
+
+  test('friends answers each neighbour once, whichever way its edges run', () => {
+    for (const vertex of VERTICES) {
+      const ids = runPipeline(stored, COLLECTION, friendsPipeline(vertex)).map(({ _id }) => _id);
+      assert.equal(idListProblem(reference.friends(vertex), ids), null, `friends(${vertex})`);
+    }
+    assert.deepEqual(runPipeline(stored, COLLECTION, friendsPipeline(2)).map(({ _id }) => _id), [1], 'a reciprocal pair is one friend');
+  });
+
+  test('countFriends and countFollowers count and sum in the pipeline, past 2^31, and are 0 for none', () => {
+    for (const vertex of VERTICES) {
+      const friends = tally(runPipeline(stored, COLLECTION, tallyPipeline(touchingFilter(vertex))));
+      const followers = tally(runPipeline(stored, COLLECTION, tallyPipeline(inFilter(vertex))));
+      assert.equal(countProblem(reference.countFriends(vertex), friends), null, `countFriends(${vertex})`);
+      assert.equal(countProblem(reference.countFollowers(vertex), followers), null, `countFollowers(${vertex})`);
+    }
+    assert.ok(reference.countFriends(MAX).weight > 2 ** 31, 'the fixture sums past 2^31');
+    assert.deepEqual(runPipeline(stored, COLLECTION, tallyPipeline(inFilter(99))), [], 'no group for no edge');
   });
 });
 
-// Random directed graphs, from sparse (long paths, many unreachable pairs) to dense (short paths, many
-// alternatives), checked against a one-directional breadth-first search.
-const RANDOM_GRAPHS = [
-  { nodes: 60, edges: 80, seed: 11 },
-  { nodes: 80, edges: 200, seed: 12 },
-  { nodes: 200, edges: 1600, seed: 13 },
-];
-const PAIRS_PER_GRAPH = 300;
+describe('mongodb graph suite: writes, indexes and names', () => {
+  test('an upsert finds the edge by its pair alone, sets only the weight and inserts a missing pair', () => {
+    const edges = [{ source: 1, target: 2, weight: 9 }, { source: 99, target: 1, weight: MAX }];
+    assert.deepEqual(upsertOperations(edges), [
+      { updateOne: { filter: { source: 1, target: 2 }, update: { $set: { weight: 9 } }, upsert: true } },
+      { updateOne: { filter: { source: 99, target: 1 }, update: { $set: { weight: MAX } }, upsert: true } },
+    ]);
+  });
 
-describe('mongodb graph searches on random graphs', () => {
-  for (const spec of RANDOM_GRAPHS) {
-    test(`${spec.nodes} nodes, ${spec.edges} relations: shortest paths match plain BFS`, async () => {
-      const { random, node, relations, out } = randomGraph(spec, mulberry32);
-      const pairs = relations.map(({ _from, _to }) => [_from, _to]);
-      let found = 0;
-      for (let i = 0; i < PAIRS_PER_GRAPH; i += 1) {
-        const from = node();
-        const to = node();
-        const maxDepth = Math.floor(random() * 16);
-        const distance = hopsFrom(out, from).get(to);
-        const path = await shortestPath(relationQueryStub(pairs), from, to, maxDepth);
-        if (distance === undefined || distance > maxDepth) {
-          assert.equal(path, null, `${from} -> ${to} within ${maxDepth}: none expected, got ${JSON.stringify(path)}`);
-        } else {
-          assertPath(pairs, path, from, to, distance);
-          found += 1;
-        }
-      }
-      assert.ok(found > 20, `enough pairs are connected to matter (${found})`);
-    });
-  }
+  test('a removal deletes one document by its pair, whatever else the pair object carries', () => {
+    assert.deepEqual(removeOperations([{ source: 3, target: 6, weight: 0 }]), [{ deleteOne: { filter: { source: 3, target: 6 } } }]);
+  });
+
+  test('the pair is a unique key and the target end has its own index, each answering one branch of the filters', () => {
+    const [pair, targetEnd] = INDEXES;
+    assert.deepEqual(Object.keys(pair.key), ['source', 'target']);
+    assert.equal(pair.unique, true, 'an upsert relies on one document per pair');
+    assert.deepEqual(Object.keys(targetEnd.key), ['target', 'source']);
+    assert.deepEqual(touchingFilter(5).$or.map((branch) => Object.keys(branch)[0]), ['source', 'target']);
+  });
+
+  test('edge collections are the namespace\'s own, so a reset drops them, and their names are checked', () => {
+    assert.equal(graphCollectionName('dbshootout', 'edges'), 'g_edges');
+    assert.ok(isOwnCollection(graphCollectionName('dbshootout', 'conformance_edges')));
+    assert.deepEqual(strangers([{ name: 'g_edges', type: 'collection' }]), []);
+    assert.deepEqual(strangers([{ name: 'g_edges', type: 'view' }]), ['view g_edges']);
+    assert.throws(() => graphCollectionName('dbshootout', 'edges.x'), /edge collection name "edges\.x" is not an identifier/);
+  });
+
+  test('the description offers every graph operation, and adapter.graph has every method', () => {
+    assert.deepEqual(GRAPH_OPERATIONS.filter((operation) => !mongodb.supports.includes(operation)), []);
+    const adapter = mongodb.create({ namespace: 'dbshootout', host: '127.0.0.1', port: 27017 });
+    for (const method of ['create', 'importEdges', 'index', 'count', 'drop', 'diskUsage', ...GRAPH_OPERATIONS]) {
+      assert.equal(typeof adapter.graph[method], 'function', method);
+    }
+  });
 });

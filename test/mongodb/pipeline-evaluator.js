@@ -1,7 +1,8 @@
 // An evaluator of exactly the aggregation stages and expressions the mongodb adapter's neighbourhood pipelines
-// use, over in-memory arrays, written from MongoDB's documented semantics of each. The unit tests run the
-// adapter's pipelines through it on graphs whose answers are known, which checks what the pipelines ask for. It is
-// not MongoDB and proves nothing about a server: it throws on any stage, operator or form it does not know.
+// and graph suite pipelines use, over in-memory arrays, written from MongoDB's documented semantics of each. The
+// unit tests run the adapter's pipelines through it on graphs whose answers are known, which checks what the
+// pipelines ask for. It is not MongoDB and proves nothing about a server: it throws on any stage, operator or form
+// it does not know.
 
 const clone = (value) => structuredClone(value);
 
@@ -33,6 +34,16 @@ function evaluate(expression, doc) {
   if (Array.isArray(expression)) return expression.map((item) => evaluate(item, doc));
   if (expression !== null && typeof expression === 'object') {
     const [operator, operands] = only(expression, 'expression');
+    if (operator === '$cond') {
+      if (!Array.isArray(operands) || operands.length !== 3) throw new Error('$cond: only the [if, then, else] form is supported');
+      const [condition, then, otherwise] = operands;
+      return evaluate(evaluate(condition, doc) ? then : otherwise, doc);
+    }
+    if (operator === '$eq') {
+      if (!Array.isArray(operands) || operands.length !== 2) throw new Error('$eq: expected two operands');
+      const [left, right] = operands.map((operand) => evaluate(operand, doc));
+      return left === right;
+    }
     if (operator === '$concatArrays') {
       const arrays = operands.map((operand) => evaluate(operand, doc));
       if (arrays.some((array) => array === undefined || array === null)) return null;
@@ -41,12 +52,16 @@ function evaluate(expression, doc) {
     }
     throw new Error(`unknown expression operator ${operator}`);
   }
-  if (typeof expression === 'string' || typeof expression === 'number') return expression;
+  if (typeof expression === 'string' || typeof expression === 'number' || expression === null) return expression;
   throw new Error(`unknown expression ${JSON.stringify(expression)}`);
 }
 
 function matches(doc, filter) {
   return Object.entries(filter).every(([field, condition]) => {
+    if (field === '$or') {
+      if (!Array.isArray(condition) || condition.length === 0) throw new Error('$or: expected a non-empty array');
+      return condition.some((branch) => matches(doc, branch));
+    }
     const value = readPath(doc, field);
     if (condition !== null && typeof condition === 'object') {
       const [operator, operand] = only(condition, '$match condition');
@@ -74,15 +89,29 @@ function project(doc, spec) {
   return result;
 }
 
+// $sum over a group: the numbers its expression gives, other values ignored; 0 when there are none.
+function accumulate(docs, accumulator, field) {
+  const [operator, expression] = only(accumulator, `$group field ${field}`);
+  if (operator !== '$sum') throw new Error(`$group: unknown accumulator ${operator}`);
+  return docs.map((doc) => evaluate(expression, doc)).filter((value) => typeof value === 'number')
+    .reduce((sum, value) => sum + value, 0);
+}
+
+// One document per distinct _id, in the order each first appears; no document for no input.
 function group(docs, spec) {
   const { _id, ...accumulators } = spec;
-  if (Object.keys(accumulators).length > 0) throw new Error('$group: accumulators are not supported here');
-  const keys = new Map();
+  const groups = new Map();
   for (const doc of docs) {
     const key = evaluate(_id, doc) ?? null;
-    keys.set(JSON.stringify(key), key);
+    const text = JSON.stringify(key);
+    if (!groups.has(text)) groups.set(text, { key, docs: [] });
+    groups.get(text).docs.push(doc);
   }
-  return [...keys.values()].map((key) => ({ _id: key }));
+  return [...groups.values()].map(({ key, docs: members }) => ({
+    _id: key,
+    ...Object.fromEntries(Object.entries(accumulators)
+      .map(([field, accumulator]) => [field, accumulate(members, accumulator, field)])),
+  }));
 }
 
 function unwind(docs, path) {
