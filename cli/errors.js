@@ -57,7 +57,8 @@ function datasetHint(error, argv) {
   if (error.code !== ErrorCodes.DATASET) return null;
   const match = /^(.+?):(\d+): /.exec(error.message);
   if (!match) return null;
-  if (argv?.dataset === 'pokec') {
+  // A real dataset's files (the downloads, a user's edge file) may hold malformed lines; a generated one may not.
+  if (argv?.dataset && argv.dataset !== 'synthetic') {
     return argv['skip-bad'] ? null : 'add --skip-bad to skip and count the malformed lines instead of stopping at the first';
   }
   const dir = path.dirname(match[1]);

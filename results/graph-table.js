@@ -31,7 +31,7 @@ export function graphFigures(result) {
     if (!run) {
       return { name, operation: entry.operation ?? name, status: entry.supported === false ? 'unsupported' : entry.status, reason: entry.reason ?? failedRun?.reason ?? null };
     }
-    const counted = runIo(run, result.db.kind);
+    const counted = entry.ops > 0 ? runIo(run, result.db.kind) : null;
     const logical = (run.edges ?? 0) * EDGE_BYTES;
     const ratio = (bytes) => (counted && logical > 0 ? bytes / logical : null);
     return {

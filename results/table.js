@@ -42,11 +42,14 @@ const plural = (count, word) => `${count} ${word}${count === 1 ? '' : 's'}`;
 // null when there were none. `readStats` is the result's dataset.readStats (datasets/README.md).
 export function readStatsLine(readStats) {
   const parts = [];
-  for (const file of ['profiles', 'relations']) {
-    const stats = readStats?.[file];
+  // The graph suite's edge list has one source file, whose statistics are the object itself.
+  const files = typeof readStats?.skippedLines === 'number' ? { 'edge file': readStats } : readStats;
+  for (const [file, stats] of Object.entries(files ?? {})) {
     const counts = [];
     if (stats?.repairedLines > 0) counts.push(`${plural(stats.repairedLines, 'line')} repaired (invalid UTF-8)`);
     if (stats?.skippedLines > 0) counts.push(`${plural(stats.skippedLines, 'line')} skipped (malformed, --skip-bad)`);
+    if (stats?.duplicates > 0) counts.push(`${plural(stats.duplicates, 'repeated pair')} dropped`);
+    if (stats?.selfLoops > 0) counts.push(`${plural(stats.selfLoops, 'self-loop')} dropped`);
     if (counts.length > 0) parts.push(`${file} ${counts.join(', ')}`);
   }
   return parts.length > 0 ? `dataset files read: ${parts.join('; ')}` : null;
