@@ -9,10 +9,11 @@
 //   charts: { id, title, none, data(report), count(data), script } → the page's chart section: `data` is embedded
 //     under the suite's id, and `script` runs in the page with `data`, `canvas`, `palette` and `valueAxis`
 import crud from './crud.js';
+import graph from './graph.js';
 import mixed from './mixed.js';
 import queries from './queries.js';
 
-const RENDERINGS = Object.freeze({ crud, mixed, queries });
+const RENDERINGS = Object.freeze({ crud, graph, mixed, queries });
 
 export function suiteRendering(suite) {
   return Object.hasOwn(RENDERINGS, suite) ? RENDERINGS[suite] : {};
