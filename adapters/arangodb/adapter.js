@@ -6,9 +6,10 @@ import {
   ARANGO_ERRORS, REPORTED_OPTIONS, createDatabaseRefusal, isArangoErrorNumber, openConnection,
 } from './connection.js';
 import { deleteDocument, getDocument, insertDocument, updateDocument } from './crud.js';
+import { graphOperations } from './graph.js';
 import {
   ADAPTER_ID, COLLECTIONS, MARKER_KEY, ageHistogram, boundedPath, contractDocument, databaseName, edgeDocument,
-  markerOf, queryCollectionName, strangers, tempCollectionName, writeOptions,
+  graphCollectionName, markerOf, queryCollectionName, strangers, tempCollectionName, writeOptions,
 } from './model.js';
 import * as queries from './queries.js';
 import {
@@ -49,6 +50,14 @@ export class ArangoAdapter {
   constructor(options) {
     this.#options = options;
     this.#name = databaseName(options.namespace);
+    // The graph suite's operations (graph.js) on the edge collections `g_<name>` of the namespace's database.
+    this.graph = graphOperations({
+      collectionName: (name) => graphCollectionName(name),
+      collection: (name) => this.#collection(graphCollectionName(name)),
+      create: (name) => this.#createCollection(graphCollectionName(name), CollectionType.DOCUMENT_COLLECTION),
+      drop: (name) => this.#dropCollection(graphCollectionName(name)),
+      all: (query) => this.#all(query),
+    });
   }
 
   async connect() {

@@ -1,3 +1,4 @@
+import { GRAPH_OPERATIONS } from '../../workloads/graph/operations.js';
 import { ArangoAdapter } from './adapter.js';
 import { PASSWORD_ENV } from './connection.js';
 import { ADAPTER_ID } from './model.js';
@@ -11,7 +12,7 @@ export default {
   driver: 'arangojs',
   supports: ['singleRead', 'singleWrite', 'singleWriteSync', 'aggregation',
              'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath',
-             'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument', ...CASE_NAMES],
+             'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument', ...CASE_NAMES, ...GRAPH_OPERATIONS],
   durability: {
     singleWrite: 'Document insert with waitForSync=false (RocksDB engine): acknowledged once written to the '
       + 'write-ahead log, before the log is fsynced; it survives a crash of arangod, but an OS crash or a power '

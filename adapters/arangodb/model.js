@@ -1,6 +1,7 @@
 // The data model: one ArangoDB database per namespace, holding the document collection `profiles`, the edge
-// collection `relations`, the marker, the temporary collections and the queries suite's collections; and the
-// conversions between the contract's documents and relations and what ArangoDB stores.
+// collection `relations`, the marker, the temporary collections, the queries suite's collections and the graph
+// suite's edge collections; and the conversions between the contract's documents and relations and what ArangoDB
+// stores.
 import { BenchError, ErrorCodes } from '../../core/errors.js';
 
 export const ADAPTER_ID = 'arangodb';
@@ -9,6 +10,8 @@ export const COLLECTIONS = Object.freeze({ profiles: 'profiles', relations: 'rel
 export const TEMP_PREFIX = 'tmp_';
 // The queries suite's collections (`q_values10k`), kept between runs, unlike the temporary ones.
 export const QUERY_PREFIX = 'q_';
+// The graph suite's edge collections (`g_edges`), kept between runs as the query collections are.
+export const GRAPH_PREFIX = 'g_';
 // The one document of the marker collection; the harness's marker is its `marker` attribute, so no field of the
 // marker can clash with ArangoDB's system attributes.
 export const MARKER_KEY = 'marker';
@@ -45,9 +48,19 @@ export function queryCollectionName(name) {
   return collection;
 }
 
+export function graphCollectionName(name) {
+  const collection = `${GRAPH_PREFIX}${name}`;
+  if (typeof name !== 'string' || !TEMP_NAME.test(name) || !COLLECTION_NAME.test(collection)) {
+    throw new BenchError(ErrorCodes.USAGE, `${ADAPTER_ID}: edge collection name ${JSON.stringify(name)} is not `
+      + `allowed (letters, digits, _ or -, at most ${256 - GRAPH_PREFIX.length} characters)`);
+  }
+  return collection;
+}
+
 // The collections resetNamespace may drop: its own names only.
 export function isOwnCollection(name) {
-  return Object.values(COLLECTIONS).includes(name) || name.startsWith(TEMP_PREFIX) || name.startsWith(QUERY_PREFIX);
+  return Object.values(COLLECTIONS).includes(name)
+    || [TEMP_PREFIX, QUERY_PREFIX, GRAPH_PREFIX].some((prefix) => name.startsWith(prefix));
 }
 
 // What an owned namespace holds that db-shootout did not create, as "collection x", "view y", "graph z".
