@@ -22,6 +22,7 @@ import {
 import { importCommand, runCommand } from '../cli/run.js';
 import { serverCommand } from '../cli/server.js';
 import { DEFAULT_TRIALS } from '../durability/crash.js';
+import { SNAP_DATASET_NAMES } from '../datasets/fetch.js';
 import { DEFAULT_SEED } from '../datasets/scales.js';
 import { SERVER_FAMILIES } from '../server/index.js';
 import { SHAPES } from '../workloads/crud/documents.js';
@@ -67,7 +68,7 @@ const MISSING_ARGUMENTS = {
   compare: 'bench compare needs two result sets: <a> <b>, each a result file or a directory of them',
   report: 'bench report needs at least one result file or directory of result files',
   server: `bench server needs an action and a server: <install|start|stop|status> <${SERVER_FAMILIES.join('|')}>`,
-  data: 'bench data needs an action and a dataset: bench data fetch pokec',
+  data: `bench data needs an action and a dataset: bench data fetch <${SNAP_DATASET_NAMES.join('|')}>`,
   merge: 'bench merge needs the partial results of one sharded run: their files, or a directory of them',
   k8s: 'bench k8s needs what to print: bench k8s job --db <id> --shards <n> --image <image> -- --host <server>',
 };
@@ -184,12 +185,13 @@ await yargs(hideBin(process.argv))
     .epilogue('Databases: a server `bench server start` runs under --cache-dir (postgresql, postgresql_tabular, mysql, neo4j, orientdb), or sqlite, run in a child process. Exit code 1 when a write mode that its adapter declares durable per write (durablePerWrite in its description.js) lost an acknowledged write.')
     .example('$0 server start postgresql && $0 crash --db postgresql --trials 5', 'five crashes per write mode of the local PostgreSQL')
     .example('$0 crash --db sqlite --trials 3 --json > crash.json', 'SQLite in a child process; the result document on stdout'), command(crashCommand))
-  .command('data <action> <dataset>', 'download a real dataset into the cache: `data fetch pokec` gets SNAP\'s two Pokec files (about 540 MB), resumes an interrupted download and checks the files', (y) => y
+  .command('data <action> <dataset>', 'download a real dataset into the cache: `data fetch pokec` gets SNAP\'s two Pokec files (about 540 MB), `data fetch cit-patents` SNAP\'s cit-Patents edge list for the graph suite (about 80 MB); resumes an interrupted download and checks the files', (y) => y
     .positional('action', { choices: ['fetch'], describe: 'what to do' })
-    .positional('dataset', { choices: ['pokec'], describe: 'which dataset' })
+    .positional('dataset', { choices: SNAP_DATASET_NAMES, describe: 'which dataset' })
     .options({ 'cache-dir': datasetOptions['cache-dir'], ...quietOption })
-    .epilogue('The files go to <cache-dir>/datasets/pokec/ with a manifest of their sizes and sha256. BENCH_POKEC_URL replaces the base URL https://snap.stanford.edu/data/ (a mirror).')
-    .example('$0 data fetch pokec && $0 run --dataset pokec --scale full', 'the real Pokec with the classic parameters'), command(dataCommand))
+    .epilogue('The files go to <cache-dir>/datasets/<dataset>/ with a manifest of their sizes and sha256. BENCH_SNAP_URL replaces the base URL https://snap.stanford.edu/data/ (a mirror) for every dataset, BENCH_POKEC_URL for pokec alone.')
+    .example('$0 data fetch pokec && $0 run --dataset pokec --scale full', 'the real Pokec with the classic parameters')
+    .example('$0 data fetch cit-patents && $0 run --suite graph --dataset cit-patents', 'the graph suite on SNAP\'s patent citations'), command(dataCommand))
   .command('report <results..>', 'one report of several databases\' result files: medians with 95% intervals, ops/s, latency percentiles, each database relative to a baseline (ArangoDB = 100% when present), server memory, import time and size, and what it takes to reproduce them; crud results add, per phase and document count, each database\'s ops/s and p99 latency at every concurrency level (html: time against concurrency as a line chart); mixed results add, per workload, ops/s with latency p50/p95/p99 at every level and, for a rate sweep, the achieved rate and latency at every target rate (html: latency against achieved throughput as a line chart)', (y) => y
     .positional('results', { type: 'string', describe: 'result files, or directories meaning every *.json in them; several files of one database are pooled' })
     .options({

@@ -23,22 +23,29 @@ const PROGRESS_STEPS = 20;
 // 32-bit words, seeded with `seed`, modulo 1000, plus 1. The same pair and seed give the same weight on every
 // machine, and weights of neighbouring pairs are unrelated.
 export function derivedWeight(source, target, seed) {
-  let h = seed | 0;
-  for (const word of [source, target]) {
-    let k = Math.imul(word | 0, 0xcc9e2d51);
-    k = (k << 15) | (k >>> 17);
-    k = Math.imul(k, 0x1b873593);
-    h ^= k;
-    h = (h << 13) | (h >>> 19);
-    h = (Math.imul(h, 5) + 0xe6546b64) | 0;
-  }
-  h ^= 8;
+  const h = murmurFinal(murmurMix(murmurMix(seed | 0, source), target), 8);
+  return (h % 1000) + 1;
+}
+
+// MurmurHash3's step for one 32-bit word.
+function murmurMix(hash, word) {
+  let k = Math.imul(word | 0, 0xcc9e2d51);
+  k = (k << 15) | (k >>> 17);
+  k = Math.imul(k, 0x1b873593);
+  let h = hash ^ k;
+  h = (h << 13) | (h >>> 19);
+  return (Math.imul(h, 5) + 0xe6546b64) | 0;
+}
+
+// MurmurHash3's finaliser, over a hash of `length` bytes; unsigned.
+function murmurFinal(hash, length) {
+  let h = hash ^ length;
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
   h = Math.imul(h, 0xc2b2ae35);
   h ^= h >>> 16;
-  return ((h >>> 0) % 1000) + 1;
+  return h >>> 0;
 }
 
 // Every edge of `file` but its self-loops, in blocks of BLOCK_EDGES; `weight` blocks only for three columns.
