@@ -2,10 +2,10 @@
 // native code, garbage collection; with an embedded database, the database too), how late its event loop
 // ran, and its I/O (with an embedded database, the database's). A client that keeps a core busy is the limit of
 // the run, whatever the database could do.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createHistogram, performance } from 'node:perf_hooks';
-import { ioDifference, sumIo } from './io.js';
-import { hasIoAccounting, parseIo } from './proc.js';
+import { ioDifference, noIo, sumIo } from './io.js';
+import { hasIoAccounting, parseIo, parseStat } from './proc.js';
 
 // Above this share of one core the harness itself is the likely bottleneck; the run is flagged client-bound.
 export const CLIENT_BOUND_CPU_PCT = 85;
@@ -48,20 +48,50 @@ function loopDelays() {
   };
 }
 
-// This process's I/O counters (every thread's, and those of children it has reaped), or null when unreadable.
+// This process's I/O counters per thread (keyed by thread id and start time), or null when unreadable. Read per
+// thread because /proc/self/io also holds the counters of every child process this one has reaped, and a
+// --clients worker that has exited before the run's end would count twice: in its own figures and in these.
 // Read synchronously, so that a meter starts and stops where it is called: /proc answers from memory.
-export function ownIo() {
+function threadIo() {
   if (!hasIoAccounting()) return null;
+  const threads = new Map();
+  let tids;
   try {
-    return parseIo(readFileSync('/proc/self/io', 'utf8'));
+    tids = readdirSync('/proc/self/task');
   } catch {
     return null;
   }
+  for (const tid of tids) {
+    try {
+      const { startTime } = parseStat(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8'));
+      const io = parseIo(readFileSync(`/proc/self/task/${tid}/io`, 'utf8'));
+      if (!io) return null;
+      threads.set(`${tid}:${startTime}`, io);
+    } catch (error) {
+      if (error.code === 'EACCES' || error.code === 'EPERM') return null;
+      // The thread ended while the list was read.
+    }
+  }
+  return threads;
+}
+
+// The I/O of this process's threads from `before` to now: a thread started meanwhile counts whole, one that ended
+// meanwhile is not counted (the harness's threads, and those of the embedded databases, live as long as it does).
+function threadIoSince(before) {
+  const now = threadIo();
+  if (!now || !before) return null;
+  return sumIo([...now].map(([thread, io]) => ioDifference(io, before.get(thread) ?? noIo()))) ?? noIo();
+}
+
+// This process's own I/O counters, its threads' summed; null when unreadable.
+export function ownIo() {
+  const threads = threadIo();
+  return threads && (sumIo([...threads.values()]) ?? noIo());
 }
 
 export function meterClient() {
   const loop = loopDelays();
-  const io = ownIo();
+  const io = threadIo();
   const begin = performance.now();
   const usage = process.cpuUsage();
   return {
@@ -69,7 +99,7 @@ export function meterClient() {
     stop() {
       const cpu = process.cpuUsage(usage);
       const wallMs = performance.now() - begin;
-      return { cpuPct: cpuPercent(cpu, wallMs), eventLoopDelayP99Ms: round3(loop.stop()), wallMs, io: ioDifference(ownIo(), io) };
+      return { cpuPct: cpuPercent(cpu, wallMs), eventLoopDelayP99Ms: round3(loop.stop()), wallMs, io: threadIoSince(io) };
     },
   };
 }
