@@ -11,7 +11,7 @@
 // The dataset is imported into the namespace first, or reused when it already holds it.
 //
 //   node benchmarks/pg-overhead.js [--host <h>] [--port <p>] [--user postgres] [--database postgres]
-//     [--namespace dbshootout] [--scale small] [--concurrency 25] [--rounds 5] [--ops 100000] [--pgbench-seconds 10]
+//     [--namespace dbshootout] [--scale small] [--concurrency 25] [--rounds 9] [--ops 100000] [--pgbench-seconds 10]
 // The password, if the server wants one, comes from BENCH_PG_PASSWORD.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,6 +29,7 @@ import { prepareDataset } from '../datasets/dataset.js';
 import { importDataset } from '../import/import.js';
 import { execute } from '../runner/execute.js';
 import { WORKLOADS } from '../workloads/social/workloads.js';
+import { formatPaired, pairedRatio, verdict } from './paired.js';
 
 const TARGET_RATIO = 0.9;
 const PG_BIN_ROOT = '/usr/lib/postgresql';
@@ -42,7 +43,7 @@ const { values: args } = parseArgs({
     namespace: { type: 'string', default: 'dbshootout' },
     scale: { type: 'string', default: 'small' },
     concurrency: { type: 'string', default: '25' },
-    rounds: { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '9' },
     ops: { type: 'string', default: '100000' },
     'pgbench-seconds': { type: 'string', default: '10' },
   },
@@ -166,9 +167,8 @@ for (const [name, list] of Object.entries(rates)) {
   const each = list.map(format).join(', ');
   console.log(`  ${name.padEnd(10)} median ${format(median(list)).padStart(8)} ops/s  (rounds: ${each})`);
 }
-const ratio = median(rates.harness) / median(rates['raw loop']);
-const ceiling = median(rates.harness) / median(rates.pgbench);
-const verdict = ratio >= TARGET_RATIO ? 'PASS' : 'FAIL';
-console.log(`harness / raw loop = ${ratio.toFixed(3)}, target >= ${TARGET_RATIO}: ${verdict}`);
-console.log(`harness / pgbench  = ${ceiling.toFixed(3)} (information: the C client's ceiling)`);
-process.exitCode = verdict === 'PASS' ? 0 : 1;
+const ratio = pairedRatio(rates.harness, rates['raw loop']);
+const ceiling = pairedRatio(rates.harness, rates.pgbench);
+console.log(`harness / raw loop = ${formatPaired(ratio)}, target >= ${TARGET_RATIO}: ${verdict(ratio, TARGET_RATIO)}`);
+console.log(`harness / pgbench  = ${formatPaired(ceiling)} (information: the C client's ceiling)`);
+process.exitCode = ratio.median >= TARGET_RATIO ? 0 : 1;
