@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { BenchError, ErrorCodes } from '../../core/errors.js';
 import { deleteDocument, getDocument, insertDocument, updateDocument } from './crud.js';
+import { graphOperations } from './graph.js';
 import {
   countDocuments as countQueryDocuments, createCollection, dropCollection, importDocuments, indexCollection, runQuery,
 } from './queries.js';
@@ -46,6 +47,14 @@ export class SqliteAdapter {
   constructor(options) {
     this.#tables = namespaceTables(options.namespace);
     this.#file = databaseFile(options);
+    // The graph suite's operations (graph.js): an edge collection is a temporary table of its own
+    // (`<ns>_tmp_g_edges`), so the namespace's reset and drop remove it with the others.
+    this.graph = graphOperations({
+      statement: (sql) => this.#statement(sql),
+      exec: (sql) => this.#connection.exec(sql),
+      bulk: (work) => this.#bulk(work),
+      table: (name) => this.#tables.temp(`g_${name}`),
+    });
   }
 
   async connect() {

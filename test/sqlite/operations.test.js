@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CASE_NAMES } from '../../workloads/queries/cases.js';
+import { GRAPH_OPERATIONS } from '../../workloads/graph/operations.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -91,8 +92,8 @@ describe('sqlite description', () => {
       'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath',
       'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument',
     ]);
-    // Every query case, in any order.
-    assert.deepStrictEqual([...sqlite.supports.slice(13)].sort(), [...CASE_NAMES].sort());
+    // Every query case and every graph operation, in any order.
+    assert.deepStrictEqual([...sqlite.supports.slice(13)].sort(), [...CASE_NAMES, ...GRAPH_OPERATIONS].sort());
     assert.deepStrictEqual(Object.keys(sqlite.durability), ['singleWrite', 'singleWriteSync']);
   });
 });
