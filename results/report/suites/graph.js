@@ -273,10 +273,11 @@ function diskChart(report, list, prefix) {
     }));
 }
 
-const hasFigures = (entry) => entry.databases.some((database) => database.values.some((value) => typeof value === 'number'));
+// A chart of nothing but zeros and gaps would draw no bar: the tables say as much.
+const hasFigures = (entry) => entry.databases.some((database) => database.values.some((value) => value > 0));
 
 // The page's charts, per edge list: bytes read and written per request per workload and database, and the size
-// on disk; a chart without a single figure is left out.
+// on disk; a chart without a figure above zero is left out.
 export function graphChartData(report) {
   const several = report.graph.edgeLists.length > 1;
   return {
@@ -319,7 +320,7 @@ export default {
   charts: {
     id: 'chart-graph',
     title: 'Bytes read and written per request (amplification) and the edge collection on disk',
-    none: 'no workload has its bytes read or written measured, and no size on disk was measured',
+    none: 'nothing to draw: no workload read or wrote a byte as measured, and no size on disk was measured (the tables give each figure)',
     data: graphChartData,
     count: (data) => data.charts.length,
     script: GRAPH_PAGE_SCRIPT,

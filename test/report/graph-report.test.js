@@ -1,0 +1,233 @@
+// The graph suite's own report: per workload the publication's table (requests per second per edge list, edges
+// per second for the batched writes, the gains over the baseline), the import against the parse floor, the bytes
+// per request with their amplification, the CSV's columns, and in the page the charts of those bytes and of the
+// size on disk. Real runs of the in-process memory adapter on two edge lists (the synthetic tiny one and a file
+// written here) give the documents' shape and the runs' figures; copies of them with times, bytes and sizes set
+// by hand, as a server database's document records them, give figures to check exactly.
+import assert from 'node:assert/strict';
+import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import memory from '../../adapters/memory/description.js';
+import { graphFigures } from '../../results/graph-table.js';
+import { REPORT_FORMATS, buildReport } from '../../results/report/index.js';
+import { runBenchmark } from '../../runner/run.js';
+import { WRITE_OPERATIONS } from '../../workloads/graph/operations.js';
+import suite from '../../workloads/graph/suite.js';
+
+const work = mkdtempSync(path.join(os.tmpdir(), 'bench-graph-report-'));
+after(() => rmSync(work, { recursive: true, force: true }));
+
+// 6,000 distinct edges among 400 vertices, no self-loops: enough for the tiny scale's 2,000 batched removals.
+function writeEdgeFile(file) {
+  const lines = [];
+  for (let i = 0; i < 6000; i += 1) {
+    const source = (i % 400) + 1;
+    const target = ((source + 1 + Math.floor(i / 400) * 7) % 400) + 1;
+    lines.push(`${source}\t${target}`);
+  }
+  writeFileSync(file, `${lines.join('\n')}\n`);
+}
+
+async function run(dataset, runs) {
+  const settings = { dataset, scale: 'tiny', seed: 1, 'cache-dir': path.join(work, 'cache'), 'skip-bad': false };
+  const data = await suite.prepare(settings, {});
+  const config = { ...suite.configure({ ...suite.defaults, ...settings, clients: 1 }), runs, workloads: suite.workloads.map((w) => w.name), stallTimeoutMs: 60_000 };
+  const result = await runBenchmark({
+    suite, description: memory, dataset: data, workloads: suite.workloads, config, command: 'test',
+    adapterOptions: { namespace: 'report', dataDir: work, concurrency: 1, connectTimeoutMs: 5000 },
+  });
+  return { file: `memory-${data.id}.json`, result };
+}
+
+let synthetic;
+let fromFile;
+before(async () => {
+  const file = path.join(work, 'edges.tsv');
+  writeEdgeFile(file);
+  synthetic = await run('synthetic', 3);
+  fromFile = await run(`file:${file}`, 2);
+});
+
+// A copy of a real document with its runs' times set: each workload's runs get `times[name]` (ms per run, or
+// { failed }). As another database's (`db`), a server's: per request it read `read[name]` and wrote
+// `written[name]` bytes, the write workloads leave `disk` bytes, and the import is `load`; as memory's, the
+// harness's process holds the store and its bytes are the run's own.
+function shaped(document, db, { times, read = {}, written = {}, disk = null, load = null }) {
+  const result = structuredClone(document.result);
+  const server = db !== result.db.id;
+  if (server) result.db = { ...result.db, id: db, name: db, kind: 'server' };
+  for (const [name, entry] of Object.entries(result.workloads)) {
+    const [template] = entry.runs;
+    const wanted = times[name] ?? [100];
+    if (wanted.failed) {
+      Object.assign(entry, { status: 'failed', valid: false, runs: [{ run: 1, valid: false, errors: 1, failed: 1, reason: wanted.failed, resources: null }] });
+      continue;
+    }
+    const io = { readBytes: (read[name] ?? 0) * entry.ops, writeBytes: (written[name] ?? 0) * entry.ops, readChars: 0, writeChars: 0 };
+    entry.runs = wanted.map((ms, i) => ({
+      ...template, run: i + 1, ms,
+      ...(server ? { resources: { server: { io }, client: template.resources.client, clientBound: false } } : {}),
+      ...(server && WRITE_OPERATIONS.includes(entry.operation) ? { diskBytes: disk } : {}),
+    }));
+  }
+  if (load) result.import = { ...result.import, ...load };
+  return { file: `${db}-${result.dataset.id}.json`, result };
+}
+
+const MIB = 2 ** 20;
+// findEdge: postgresql's median run 50 ms (20,000 requests/s) on the synthetic list and 100 ms on the file's;
+// memory's 20 ms on both (50,000 requests/s): gains 2.5 and 5, so 3.75x as the publication averages them.
+const documents = () => [
+  shaped(synthetic, 'postgresql', {
+    times: { findEdge: [60, 50, 40], upsertEdges: [400], removeEdge: [100] },
+    read: { findEdge: 4096, edgesOf: 400 * 1024 },
+    written: { upsertEdges: 64 * 1024 },
+    disk: 3 * MIB,
+    load: { reused: false, ms: 2000, edgesPerSec: 8766, floor: { ms: 100, edgesPerSec: 175310 }, floorMultiple: 20, collectionBytes: 2 * MIB, resources: { server: { io: { writeBytes: 10 * MIB } } } },
+  }),
+  shaped(fromFile, 'postgresql', { times: { findEdge: [100], removeEdge: { failed: 'the edge 1->2 was still there' } }, read: { inEdges: 512 } }),
+  shaped(synthetic, 'memory', { times: { findEdge: [10, 20, 30], upsertEdges: [100] } }),
+  shaped(fromFile, 'memory', { times: { findEdge: [20], removeEdge: [50] } }),
+];
+
+const tableOf = (text, title) => {
+  const start = text.indexOf(title);
+  assert.ok(start >= 0, `no table "${title}" in\n${text}`);
+  return text.slice(start).split('\n\n')[0].split('\n');
+};
+
+test('per workload a row per database and a column per edge list, requests per second and the publication\'s gains', () => {
+  const report = buildReport(documents(), { allowMixed: true });
+  assert.equal(report.suite, 'graph');
+  assert.equal(report.baseline.id, 'postgresql');
+  const lists = report.graph.edgeLists.map((list) => list.id);
+  assert.deepEqual(lists, [synthetic.result.dataset.id, fromFile.result.dataset.id]);
+  const findEdge = report.graph.workloads.find((w) => w.name === 'findEdge');
+  assert.equal(findEdge.results.postgresql[lists[0]].requestsPerSec, 20_000);
+  assert.equal(findEdge.results.memory[lists[1]].requestsPerSec, 50_000);
+  assert.deepEqual(findEdge.gains, { postgresql: 1, memory: 3.75 });
+  // A failed workload is a word, and the gains take the edge lists both passed.
+  const removeEdge = report.graph.workloads.find((w) => w.name === 'removeEdge');
+  assert.equal(removeEdge.results.postgresql[lists[1]].status, 'failed');
+  assert.equal(removeEdge.gains.memory, 1);
+
+  const text = REPORT_FORMATS.table(report);
+  const table = tableOf(text, 'findEdge: requests per second per edge list, higher is better; gains over postgresql:');
+  assert.match(table[1], new RegExp(`^ +database +${lists[0]} +${lists[1]} +gains$`));
+  assert.match(table[2], /^ +postgresql +20,000 +10,000 +1x$/);
+  assert.match(table[3], /^ +memory +50,000 +50,000 +3\.75x$/);
+  const batched = tableOf(text, 'upsertEdges: requests per second (edges per second) per edge list');
+  assert.match(batched[2], /^ +postgresql +10\.0 \(5,000 edges\/s\) +40\.0 \(20,000 edges\/s\) +1x$/);
+  assert.match(batched[3], /^ +memory +40\.0 \(20,000 edges\/s\) +40\.0 \(20,000 edges\/s\) +2\.50x$/);
+  assert.match(tableOf(text, 'removeEdge: requests per second')[2], /^ +postgresql +5,000 +failed +1x$/);
+  // The harness's own comparison is there too.
+  assert.match(text, /Median time relative to postgresql \(= 100%; lower is faster\)/);
+});
+
+test('the import against the floor, and the bytes per request with their amplification and the size on disk', () => {
+  const report = buildReport(documents(), { allowMixed: true });
+  const [a, b] = report.graph.edgeLists.map((list) => list.id);
+  const text = REPORT_FORMATS.table(report);
+  const imports = tableOf(text, 'Import of the edge list');
+  assert.match(imports[1], /database +edge list +edges +time +edges\/s +floor edges\/s +of the floor +written +on disk/);
+  assert.match(imports.find((line) => line.includes('postgresql') && line.includes(a)), /17,531 +2\.00 s +8,766 +175,310 +20× +10\.0 MiB +2\.0 MiB$/);
+  assert.match(imports.find((line) => line.includes('memory') && line.includes(b)), /6,000 +\d+\.\d\d s +[\d,]+ +[\d,]+ +[\d.]+× +n\/a +n\/a$/);
+
+  const postgresql = report.graph.workloads.find((w) => w.name === 'findEdge').results.postgresql[a];
+  const edges = synthetic.result.workloads.findEdge.runs[0].edges;
+  assert.equal(postgresql.readBytesPerRequest, 4096);
+  assert.equal(postgresql.readAmplification, (4096 * 1000) / (edges * 12));
+  const amplification = tableOf(text, 'Bytes read and written per request');
+  assert.match(amplification[1], /workload +database +edge list +read\/req +written\/req +read ampl\. +write ampl\. +counted in +on disk after/);
+  const at = amplification.findIndex((line) => /^ +findEdge +postgresql/.test(line));
+  assert.match(amplification[at], new RegExp(`^ +findEdge +postgresql +${a} +4\\.0 KiB +0 B +${Math.round((4096 * 1000) / (edges * 12))}× +0\\.00× +server$`));
+  // 64 KiB a request of 500 edges (6,000 bytes): 10.9 times.
+  assert.match(amplification.find((line) => /^ +upsertEdges +postgresql/.test(line)), /0 B +64\.0 KiB +0\.00× +11× +server +3\.0 MiB$/);
+  // The memory store counts in the harness's process, which reads nothing from storage.
+  assert.match(amplification[at + 2], new RegExp(`^ +memory +${a} +0 B +0 B +0\\.00× +0\\.00× +harness$`));
+  assert.equal(amplification.filter((line) => new RegExp(`^ +postgresql +${b} +failed$`).test(line)).length, 1);
+});
+
+test('one edge list: the same figures as the terminal table of each document, and the CSV carries them', () => {
+  const report = buildReport([synthetic, shaped(synthetic, 'postgresql', { times: {}, read: { edgesOf: 1024 } })]);
+  const [list] = report.graph.edgeLists;
+  const own = Object.fromEntries(graphFigures(synthetic.result).map((f) => [f.name, f]));
+  for (const workload of report.graph.workloads) {
+    const f = workload.results.memory[list.id];
+    assert.equal(f.requestsPerSec, own[workload.name].requestsPerSec, workload.name);
+    assert.equal(f.edgesPerSec, own[workload.name].edgesPerSec, workload.name);
+  }
+  const csv = REPORT_FORMATS.csv(report).split('\n');
+  const header = csv[0].split(',');
+  assert.deepEqual(header.slice(-9), ['edge_list', 'requests_per_sec', 'edges_per_sec', 'read_bytes_per_request', 'written_bytes_per_request',
+    'read_amplification', 'write_amplification', 'io_counted_in', 'disk_bytes_after']);
+  const row = csv.find((line) => line.startsWith('workload,edgesOf,true,postgresql,')).split(',');
+  const cell = (name) => row[header.indexOf(name)];
+  assert.equal(cell('edge_list'), list.id);
+  assert.equal(cell('requests_per_sec'), '10000');
+  assert.equal(cell('read_bytes_per_request'), '1024');
+  assert.equal(Number(cell('read_amplification')), (1024 * 1000) / (synthetic.result.workloads.edgesOf.runs[0].edges * 12));
+  assert.equal(cell('io_counted_in'), 'server');
+  const memoryRow = csv.find((line) => line.startsWith('workload,upsertEdges,true,memory,')).split(',');
+  assert.equal(Number(memoryRow[header.indexOf('edges_per_sec')]), own.upsertEdges.edgesPerSec);
+  assert.equal(memoryRow[header.indexOf('io_counted_in')], 'harness');
+  // One database: absolute figures, no gains.
+  const alone = REPORT_FORMATS.table(buildReport([synthetic]));
+  assert.match(alone, /findEdge: requests per second per edge list, higher is better:\n +database +graph-synthetic-[^ ]+\n +memory +[\d,.]+\n/);
+});
+
+const browserPath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((file) => {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+});
+
+test('the page charts the bytes per request and the size on disk per edge list in a browser', { skip: browserPath ? false : 'no chromium binary', timeout: 120_000 }, async () => {
+  const { default: puppeteer } = await import('puppeteer-core');
+  const file = path.join(work, 'report.html');
+  const report = buildReport(documents(), { allowMixed: true });
+  const [a, b] = report.graph.edgeLists.map((list) => list.id);
+  writeFileSync(file, REPORT_FORMATS.html(report));
+  const browser = await puppeteer.launch({ executablePath: browserPath, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+  try {
+    const page = await browser.newPage();
+    const problems = [];
+    page.on('console', (message) => { if (message.type() === 'error') problems.push(`console: ${message.text()}`); });
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+    const charts = await page.evaluate(() => Array.from(document.querySelectorAll('#chart-graph canvas')).map((canvas) => {
+      const chart = window.Chart.getChart(canvas);
+      return {
+        title: chart.options.plugins.title.text,
+        scale: chart.options.scales.y.type,
+        labels: chart.data.labels,
+        bars: chart.data.datasets.map((dataset) => [dataset.label, dataset.data.filter((v) => typeof v === 'number').length]),
+      };
+    }));
+    assert.deepEqual(problems, []);
+    const workloads = suite.workloads.map((w) => w.name);
+    // On the file's list nothing was written (every figure 0) and no size on disk measured: no chart of either.
+    assert.deepEqual(charts.map((c) => c.title), [
+      `${a}: bytes read per request (lower is better)`, `${a}: bytes written per request (lower is better)`,
+      `${a}: edge collection on disk after the import and after each write workload`,
+      `${b}: bytes read per request (lower is better)`,
+    ]);
+    // 4 KiB to 400 KiB read per request: more than a factor of 20, so a log scale.
+    assert.equal(charts[0].scale, 'logarithmic');
+    assert.deepEqual(charts[0].labels, workloads);
+    assert.deepEqual(charts[0].bars, [['postgresql', 10], ['memory', 10]]);
+    assert.deepEqual(charts[2].labels, ['after import', 'after upsertEdge', 'after upsertEdges', 'after removeEdge', 'after removeEdges']);
+    assert.deepEqual(charts[2].bars, [['postgresql', 5], ['memory', 0]]);
+    assert.equal(charts[2].scale, 'linear');
+    // The failed removeEdge of postgresql on the file's list has no bar.
+    assert.deepEqual(charts[3].bars, [['postgresql', 9], ['memory', 10]]);
+  } finally {
+    await browser.close();
+  }
+});
