@@ -184,59 +184,69 @@ function sortEdges({ blocks, edges, maxId, columns }) {
   return { ids, n, offsets, targets, weights, edges: written, duplicates: edges - written };
 }
 
+// Every value here is below 2^31, so `| 0` truncates the division exactly.
 function writeDecimal(buffer, position, value) {
   let end = position + 1;
-  for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) end += 1;
+  for (let rest = value; rest >= 10; rest = (rest / 10) | 0) end += 1;
   let i = end;
   let rest = value;
   do {
-    buffer[--i] = 0x30 + (rest % 10);
-    rest = Math.floor(rest / 10);
+    const next = (rest / 10) | 0;
+    buffer[--i] = 0x30 + rest - next * 10;
+    rest = next;
   } while (rest > 0);
   return end;
 }
 
+// Fills `buffer` with the lines of the CSR from `cursor` ({ v, e }: a row and an edge) on, as long as a whole
+// line fits; advances the cursor and returns the bytes written. Kept apart from the async writer, whose
+// variables, living across its awaits, would be slow to reach in this loop.
+function fillLines(buffer, cursor, { ids, n, offsets, targets, weights }, seed, seen) {
+  const limit = buffer.length - LINE_BYTES;
+  let position = 0;
+  let { v, e } = cursor;
+  for (; v <= n && position <= limit; v += 1) {
+    const s = ids === null ? v : ids[v];
+    const end = offsets[v + 1];
+    if (seen && e < end) seen[s] = 1;
+    for (; e < end && position <= limit; e += 1) {
+      const t = targets[e];
+      if (seen) seen[t] = 1;
+      position = writeDecimal(buffer, position, s);
+      buffer[position++] = 0x09;
+      position = writeDecimal(buffer, position, t);
+      buffer[position++] = 0x09;
+      position = writeDecimal(buffer, position, weights ? weights[e] : derivedWeight(s, t, seed));
+      buffer[position++] = 0x0a;
+    }
+    if (e < end) break;
+  }
+  cursor.v = v;
+  cursor.e = e;
+  return position;
+}
+
 // Writes the CSR as edges.tsv; resolves with its size, sha256 and the number of distinct ids it names.
-async function writeEdges(out, { ids, n, offsets, targets, weights, edges }, seed, onEdges) {
+async function writeEdges(out, csr, seed, onEdges) {
   const hash = createHash('sha256');
   const buffer = Buffer.allocUnsafe(WRITE_BYTES);
-  const limit = WRITE_BYTES - LINE_BYTES;
   // Without ranks, the ids that occur are marked to count them; with ranks, every rank is one.
-  const seen = ids === null ? new Uint8Array(n + 1) : null;
+  const seen = csr.ids === null ? new Uint8Array(csr.n + 1) : null;
+  const cursor = { v: 0, e: 0 };
   let bytes = 0;
   const handle = await open(out, 'w');
   try {
-    let position = 0;
-    for (let v = 0; v <= n; v += 1) {
-      const s = ids === null ? v : ids[v];
-      if (seen && offsets[v] < offsets[v + 1]) seen[s] = 1;
-      for (let e = offsets[v]; e < offsets[v + 1]; e += 1) {
-        if (position > limit) {
-          hash.update(buffer.subarray(0, position));
-          await handle.write(buffer, 0, position);
-          bytes += position;
-          position = 0;
-          onEdges(e);
-        }
-        const t = targets[e];
-        if (seen) seen[t] = 1;
-        position = writeDecimal(buffer, position, s);
-        buffer[position++] = 0x09;
-        position = writeDecimal(buffer, position, t);
-        buffer[position++] = 0x09;
-        position = writeDecimal(buffer, position, weights ? weights[e] : derivedWeight(s, t, seed));
-        buffer[position++] = 0x0a;
-      }
+    for (let length = fillLines(buffer, cursor, csr, seed, seen); length > 0; length = fillLines(buffer, cursor, csr, seed, seen)) {
+      hash.update(buffer.subarray(0, length));
+      await handle.write(buffer, 0, length);
+      bytes += length;
+      onEdges(cursor.e);
     }
-    hash.update(buffer.subarray(0, position));
-    await handle.write(buffer, 0, position);
-    bytes += position;
   } finally {
     await handle.close();
   }
-  onEdges(edges);
-  let vertices = ids === null ? 0 : ids.length;
-  if (seen) for (let v = 1; v <= n; v += 1) vertices += seen[v];
+  let vertices = csr.ids === null ? 0 : csr.ids.length;
+  if (seen) for (let v = 1; v <= csr.n; v += 1) vertices += seen[v];
   return { bytes, sha256: hash.digest('hex'), vertices };
 }
 
