@@ -1,8 +1,9 @@
 // Samples the CPU, resident memory and I/O of a process tree (a database server and every process it forks)
 // about once a second while a workload runs, plus once at the start and once at the stop, so that even a
 // run shorter than a second has one measured interval. The first reading is the baseline of the CPU times
-// and I/O counters, so the caller waits for it (`await sampler.ready`) before the work to be measured begins. The sampler never throws into the run: a process
-// that has gone ends the sampling, and the summary covers what was seen until then.
+// and I/O counters, so the caller waits for it (`await sampler.ready`) before the work to be measured begins.
+// The sampler never throws into the run: a process that has gone ends the sampling, and the summary covers
+// what was seen until then.
 import { IO_FIELDS, ioDifference, noIo } from './io.js';
 import { clockTicksPerSecond, readTree } from './proc.js';
 
