@@ -179,6 +179,8 @@ test('one edge list: the same figures as the terminal table of each document, an
   assert.match(alone, /findEdge: requests per second per edge list, higher is better:\n +database +graph-synthetic-[^ ]+\n +memory +[\d,.]+\n/);
 });
 
+// Debian's chromium through puppeteer-core, as test/report/html.test.js: without it the test skips, unless
+// BENCH_REQUIRE lists chromium.
 const browserPath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((file) => {
   try {
     accessSync(file, constants.X_OK);
@@ -187,8 +189,11 @@ const browserPath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((fil
     return false;
   }
 });
+const required = (process.env.BENCH_REQUIRE ?? '').split(',').map((id) => id.trim()).includes('chromium');
+const missing = 'no chromium binary (/usr/bin/chromium, /usr/bin/chromium-browser): install one with `apt-get install chromium`';
 
-test('the page charts the bytes per request and the size on disk per edge list in a browser', { skip: browserPath ? false : 'no chromium binary', timeout: 120_000 }, async () => {
+test('the page charts the bytes per request and the size on disk per edge list in a browser', { skip: browserPath || required ? false : missing, timeout: 120_000 }, async () => {
+  assert.ok(browserPath, `BENCH_REQUIRE lists chromium, but ${missing}`);
   const { default: puppeteer } = await import('puppeteer-core');
   const file = path.join(work, 'report.html');
   const report = buildReport(documents(), { allowMixed: true });
