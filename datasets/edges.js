@@ -41,43 +41,53 @@ async function readManifest(dir) {
   }
 }
 
-// The source of `dataset`: its edge file, the file's size and sha256, and the key of its prepared directory.
-async function resolveSource({ dataset, scale, seed, cacheDir, skipBad, onProgress }) {
-  if (dataset === 'synthetic' || dataset === 'pokec') {
-    const relations = await prepareDataset({ scale, seed, cacheDir, dataset, skipBad, onProgress });
-    const file = relations.files.relations;
-    const hash = relations.sha256.relations;
-    const key = dataset === 'synthetic' ? `synthetic-${scale}-s${seed}` : `pokec-s${seed}-${hash.slice(0, 8)}`;
-    return { name: dataset, file, bytes: await fileSize(file), sha256: hash, key };
+// A source: its name, its edge file, the file's size and sha256, and the key of its prepared directory.
+
+// The relations of the synthetic or the real Pokec dataset: distinct and sorted already, unweighted.
+async function relationsSource({ dataset, scale, seed, cacheDir, skipBad, onProgress }) {
+  const relations = await prepareDataset({ scale, seed, cacheDir, dataset, skipBad, onProgress });
+  const file = relations.files.relations;
+  const hash = relations.sha256.relations;
+  const key = dataset === 'synthetic' ? `synthetic-${scale}-s${seed}` : `pokec-s${seed}-${hash.slice(0, 8)}`;
+  return { name: dataset, file, bytes: await fileSize(file), sha256: hash, key };
+}
+
+// SNAP's cit-Patents, gzip'd as `bench data fetch cit-patents` leaves it, or unpacked by hand.
+async function citPatentsSource({ dataset, seed, cacheDir }) {
+  const dir = snapDir(cacheDir, dataset);
+  const candidates = [CIT_PATENTS_GZ, CIT_PATENTS_GZ.replace(/\.gz$/, '')].map((name) => path.join(dir, name));
+  const sizes = await Promise.all(candidates.map(fileSize));
+  const found = sizes.findIndex((size) => size !== null);
+  if (found === -1) {
+    throw datasetError(`SNAP's cit-Patents is not in ${dir} (${CIT_PATENTS_GZ} is missing): `
+      + 'run `bench data fetch cit-patents` to download it');
   }
-  if (dataset === 'cit-patents') {
-    const dir = snapDir(cacheDir, dataset);
-    // Gzip'd as downloaded, or unpacked by hand.
-    const candidates = [CIT_PATENTS_GZ, CIT_PATENTS_GZ.replace(/\.gz$/, '')].map((name) => path.join(dir, name));
-    const sizes = await Promise.all(candidates.map(fileSize));
-    const found = sizes.findIndex((size) => size !== null);
-    if (found === -1) {
-      throw datasetError(`SNAP's cit-Patents is not in ${dir} (${CIT_PATENTS_GZ} is missing): `
-        + 'run `bench data fetch cit-patents` to download it');
-    }
-    const file = candidates[found];
-    const bytes = sizes[found];
-    // The download's manifest holds the sha256 when the size still matches it: no 80 MB to hash again.
-    const record = (await readFetchManifest(dir)).files?.[path.basename(file)];
-    const hash = record?.bytes === bytes && record.sha256 ? record.sha256 : await sha256(file);
-    return { name: dataset, file, bytes, sha256: hash, key: `cit-patents-s${seed}-${hash.slice(0, 8)}` };
+  const file = candidates[found];
+  const bytes = sizes[found];
+  // The download's manifest holds the sha256 when the size still matches it: no 80 MB to hash again.
+  const record = (await readFetchManifest(dir)).files?.[path.basename(file)];
+  const hash = record?.bytes === bytes && record.sha256 ? record.sha256 : await sha256(file);
+  return { name: dataset, file, bytes, sha256: hash, key: `cit-patents-s${seed}-${hash.slice(0, 8)}` };
+}
+
+// Any local edge file: hashed whole every time, as its key is its content.
+async function fileSource({ dataset, seed }) {
+  const file = path.resolve(dataset.slice(FILE_PREFIX.length));
+  let hash;
+  try {
+    hash = await sha256(file);
+  } catch (error) {
+    const reason = error.code === 'ENOENT' ? 'no such file' : error.message;
+    throw new BenchError(ErrorCodes.DATASET, `cannot read the edge file ${file}: ${reason}`, { cause: error });
   }
-  if (dataset.startsWith(FILE_PREFIX) && dataset.length > FILE_PREFIX.length) {
-    const file = path.resolve(dataset.slice(FILE_PREFIX.length));
-    let hash;
-    try {
-      hash = await sha256(file);
-    } catch (error) {
-      const reason = error.code === 'ENOENT' ? 'no such file' : error.message;
-      throw new BenchError(ErrorCodes.DATASET, `cannot read the edge file ${file}: ${reason}`, { cause: error });
-    }
-    return { name: 'file', file, bytes: await fileSize(file), sha256: hash, key: `file-${hash.slice(0, 8)}-s${seed}` };
-  }
+  return { name: 'file', file, bytes: await fileSize(file), sha256: hash, key: `file-${hash.slice(0, 8)}-s${seed}` };
+}
+
+function resolveSource(options) {
+  const { dataset } = options;
+  if (dataset === 'synthetic' || dataset === 'pokec') return relationsSource(options);
+  if (dataset === 'cit-patents') return citPatentsSource(options);
+  if (dataset?.startsWith(FILE_PREFIX) && dataset.length > FILE_PREFIX.length) return fileSource(options);
   throw usageError(`unknown edge dataset "${dataset}"; valid: ${EDGE_DATASETS.join(', ')}, file:<path>`);
 }
 
