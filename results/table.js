@@ -43,8 +43,10 @@ const plural = (count, word) => `${count} ${word}${count === 1 ? '' : 's'}`;
 export function readStatsLine(readStats) {
   const parts = [];
   // The graph suite's edge list has one source file, whose statistics are the object itself.
-  const files = typeof readStats?.skippedLines === 'number' ? { 'edge file': readStats } : readStats;
-  for (const [file, stats] of Object.entries(files ?? {})) {
+  const files = typeof readStats?.skippedLines === 'number'
+    ? { 'edge file': readStats }
+    : { profiles: readStats?.profiles, relations: readStats?.relations };
+  for (const [file, stats] of Object.entries(files)) {
     const counts = [];
     if (stats?.repairedLines > 0) counts.push(`${plural(stats.repairedLines, 'line')} repaired (invalid UTF-8)`);
     if (stats?.skippedLines > 0) counts.push(`${plural(stats.skippedLines, 'line')} skipped (malformed, --skip-bad)`);
