@@ -255,8 +255,15 @@ test('a missing file, an empty file and a file of self-loops are clear errors', 
 
 test('synthetic: the relations of the synthetic dataset with derived weights', async (t) => {
   const cacheDir = await tempDir(t);
-  const dataset = await prepareEdges({ dataset: 'synthetic', scale: 'tiny', seed: 3, cacheDir });
+  const phases = [];
+  const onProgress = (report) => phases.push(report);
+  const dataset = await prepareEdges({ dataset: 'synthetic', scale: 'tiny', seed: 3, cacheDir, onProgress });
   assert.equal(dataset.dir, path.join(cacheDir, 'datasets', 'graph-synthetic-tiny-s3'));
+  const edgePhases = phases.filter(({ phase }) => /edges$/.test(phase));
+  assert.deepEqual([...new Set(edgePhases.map(({ phase }) => phase))], ['reading edges', 'sorting edges', 'writing edges']);
+  assert.deepEqual(edgePhases.at(-1), { phase: 'writing edges', done: dataset.edges, total: dataset.edges });
+  const read = edgePhases.filter(({ phase }) => phase === 'reading edges').at(-1);
+  assert.equal(read.done, read.total, 'every byte of the source read');
   const relations = (await readFile(path.join(cacheDir, 'datasets', 'synthetic-tiny-s3', RELATIONS_FILE), 'utf8'))
     .split('\n').slice(0, -1).map((line) => line.split('\t').map(Number));
   assert.deepEqual(await edgesOf(dataset), expectedEdges(relations, 3));
@@ -367,4 +374,8 @@ test('bench data fetch cit-patents downloads from BENCH_SNAP_URL; an unknown dat
   assert.match(unknown.stderr, /Choices: "pokec", "cit-patents"/);
   const help = await bench(['data', '--help']);
   assert.match(help.stdout, /"pokec", "cit-patents"/);
+
+  const offline = await bench(['data', 'fetch', 'cit-patents', '--cache-dir', path.join(cacheDir, 'empty'), '--quiet'], { BENCH_SNAP_URL: 'http://no-such-host.invalid/snap/' });
+  assert.equal(offline.code, 1);
+  assert.match(offline.stderr, /^error: cannot download http:\/\/no-such-host\.invalid\/snap\/cit-Patents\.txt\.gz: .*\(no network\?\)$/m);
 });
