@@ -11,6 +11,8 @@ import { SUITES, isSupported } from '../workloads/index.js';
 import { addWorkload, createResult, finishResult, recordRun } from '../results/model.js';
 import { summarizeLatencies } from '../results/stats.js';
 import { measureDisk } from '../resources/disk.js';
+import { ownIo } from '../resources/client.js';
+import { ioDifference } from '../resources/io.js';
 import { measureRun, measureServer } from '../resources/measure.js';
 import { checkClients, startClients } from './clients.js';
 import { execute } from './execute.js';
@@ -157,6 +159,8 @@ function failedRecord(run, error, resources) {
 async function loadMeasured({ suite, adapter, description, options, data, reimport, progress, server }) {
   if (!suite.load) return null;
   const meter = await measureServer(server);
+  // An embedded database loads from this process: its I/O is the harness's own (the files read included).
+  const ioBefore = description.kind === 'embedded' ? ownIo() : null;
   let loaded;
   let serverUsage;
   try {
@@ -165,8 +169,9 @@ async function loadMeasured({ suite, adapter, description, options, data, reimpo
     serverUsage = await meter.stop();
   }
   if (!loaded) return null;
+  const client = ioBefore ? { client: { io: ioDifference(ownIo(), ioBefore) } } : {};
   const disk = await measureDisk({ adapter, dataDir: server?.dataDir, log: progress?.log });
-  return { ...loaded, ...disk, resources: loaded.reused ? null : { server: serverUsage } };
+  return { ...loaded, ...disk, resources: loaded.reused ? null : { server: serverUsage, ...client } };
 }
 
 // The result entries of a plan: each step key once, in the order the rounds first name it.

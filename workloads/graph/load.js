@@ -6,8 +6,6 @@ import { createHash } from 'node:crypto';
 import { BenchError, ErrorCodes } from '../../core/errors.js';
 import { parseFloor } from '../../datasets/edges.js';
 import { claimNamespace } from '../../import/import.js';
-import { ownIo } from '../../resources/client.js';
-import { ioDifference } from '../../resources/io.js';
 
 export const COLLECTION = 'edges';
 export const BATCH = 100_000;
@@ -56,8 +54,7 @@ async function importEdges({ adapter, data, progress }) {
 }
 
 // Resolves what the result records under `import`: { reused, edges, ms, edgesMs, indexesMs, edgesPerSec, floor,
-// floorMultiple, collectionBytes, harnessIo (an embedded database: the bytes this process read and wrote while
-// loading), sha256 }; `sha256` ({ edges }) is moved to the dataset by the runner.
+// floorMultiple, collectionBytes, sha256 }; `sha256` ({ edges }) is moved to the dataset by the runner.
 export async function loadEdgeCollection({ adapter, description, options, data, reimport, progress }) {
   await claimNamespace({ adapter, description, options });
   const marker = await storedMarker(adapter);
@@ -74,10 +71,7 @@ export async function loadEdgeCollection({ adapter, description, options, data, 
   }
   progress?.log(`reading and parsing ${data.file} alone (the floor)`);
   const floor = await parseFloor(data);
-  // An embedded database writes from this process: its I/O during the load is the harness's own.
-  const ioBefore = description.kind === 'embedded' ? ownIo() : null;
   const { ms, edgesMs, sha256 } = await importEdges({ adapter, data, progress });
-  const harnessIo = ioBefore ? ioDifference(ownIo(), ioBefore) : null;
   await adapter.writeMarker({ ...(await storedMarker(adapter)), graph: wanted });
   return {
     reused: false,
@@ -89,7 +83,6 @@ export async function loadEdgeCollection({ adapter, description, options, data, 
     floor: { ms: round1(floor.ms), edgesPerSec: perSecond(data.edges, floor.ms) },
     floorMultiple: floor.ms > 0 ? Math.round((ms / floor.ms) * 100) / 100 : null,
     collectionBytes: await sizeOf(),
-    ...(harnessIo ? { harnessIo } : {}),
     sha256: { edges: sha256 },
   };
 }
