@@ -1,7 +1,19 @@
+import { READ_OPERATIONS, WRITE_OPERATIONS } from '../../workloads/graph/operations.js';
 import { CouchAdapter } from './adapter.js';
 import { PASSWORD_ENV } from './connection.js';
 import { CASE_NAMES, UNSUPPORTED } from './queries.js';
 import { dropNamespace, plantForeign } from './test-support.js';
+
+// Why the graph suite is not offered (README.md).
+const GRAPH_WRITE = 'CouchDB updates or deletes a document only by naming its current revision (_rev), so an upsert '
+  + 'or a removal by pair is a read and then a write, two requests racing other writers; and _bulk_docs commits '
+  + 'each document on its own, no batch is a transaction (all_or_nothing is gone since CouchDB 2.0)';
+const GRAPH_READ = 'the graph suite follows Unum\'s publication, which did not measure CouchDB; its map/reduce '
+  + 'views could answer the reads, but not the writes (see upsertEdge), and the suite is not offered in part';
+const GRAPH_UNSUPPORTED = Object.fromEntries([
+  ...READ_OPERATIONS.map((operation) => [operation, GRAPH_READ]),
+  ...WRITE_OPERATIONS.map((operation) => [operation, GRAPH_WRITE]),
+]);
 
 export default {
   id: 'couchdb',
@@ -10,7 +22,7 @@ export default {
   driver: 'nano',
   // The crud suite's document operations and the query cases CouchDB can express: it has no graph queries.
   supports: ['insertDocument', 'getDocument', 'updateDocument', 'deleteDocument', ...CASE_NAMES],
-  unsupported: UNSUPPORTED,
+  unsupported: { ...UNSUPPORTED, ...GRAPH_UNSUPPORTED },
   // The crud suite's two acknowledgement modes, `durable: false` as singleWrite and `durable: true` as
   // singleWriteSync: both send the same request.
   durability: {
