@@ -48,44 +48,51 @@ function murmurFinal(hash, length) {
   return h >>> 0;
 }
 
+function newBlock(columns) {
+  return {
+    length: 0,
+    source: new Int32Array(BLOCK_EDGES),
+    target: new Int32Array(BLOCK_EDGES),
+    weight: columns === 3 ? new Int32Array(BLOCK_EDGES) : null,
+  };
+}
+
+// Appends the edges of one parsed chunk to `list` but its self-loops, which it counts. Kept apart from the async
+// reader, whose variables, living across its awaits, would be slow to reach in this loop.
+function appendChunk(list, { count, columns, source, target, weight }) {
+  const { blocks } = list;
+  let block = blocks.at(-1);
+  let { maxId, selfLoops } = list;
+  for (let i = 0; i < count; i += 1) {
+    const s = source[i];
+    const t = target[i];
+    if (s === t) {
+      selfLoops += 1;
+      continue;
+    }
+    if (block === undefined || block.length === BLOCK_EDGES) {
+      block = newBlock(columns);
+      blocks.push(block);
+    }
+    const at = block.length;
+    block.source[at] = s;
+    block.target[at] = t;
+    if (block.weight) block.weight[at] = weight[i];
+    block.length = at + 1;
+    if (s > maxId) maxId = s;
+    if (t > maxId) maxId = t;
+  }
+  list.edges += count - (selfLoops - list.selfLoops);
+  Object.assign(list, { maxId, selfLoops, columns });
+}
+
 // Every edge of `file` but its self-loops, in blocks of BLOCK_EDGES; `weight` blocks only for three columns.
 async function readBlocks(file, { skipBad, stats, onBytes }) {
-  const blocks = [];
-  let block = null;
-  let edges = 0;
-  let selfLoops = 0;
-  let maxId = 0;
-  let columns = 0;
+  const list = { blocks: [], edges: 0, selfLoops: 0, maxId: 0, columns: 0 };
+  // openBytes hands `hash` the bytes as stored: counting them follows a gzip'd file's progress too.
   const hash = { update: (bytes) => onBytes(bytes.length) };
-  for await (const chunk of readEdgeChunks(file, { skipBad, stats, hash })) {
-    columns = chunk.columns;
-    const { source, target, weight } = chunk;
-    for (let i = 0; i < chunk.count; i += 1) {
-      const s = source[i];
-      const t = target[i];
-      if (s === t) {
-        selfLoops += 1;
-        continue;
-      }
-      if (block === null || block.length === BLOCK_EDGES) {
-        block = {
-          length: 0,
-          source: new Int32Array(BLOCK_EDGES),
-          target: new Int32Array(BLOCK_EDGES),
-          weight: columns === 3 ? new Int32Array(BLOCK_EDGES) : null,
-        };
-        blocks.push(block);
-      }
-      block.source[block.length] = s;
-      block.target[block.length] = t;
-      if (block.weight) block.weight[block.length] = weight[i];
-      block.length += 1;
-      if (s > maxId) maxId = s;
-      if (t > maxId) maxId = t;
-      edges += 1;
-    }
-  }
-  return { blocks, edges, selfLoops, maxId, columns };
+  for await (const chunk of readEdgeChunks(file, { skipBad, stats, hash })) appendChunk(list, chunk);
+  return list;
 }
 
 // The distinct ids of the edges, ascending: their positions are the ranks the sort uses for sparse ids.
