@@ -1,9 +1,9 @@
 // The graph suite's own report: per workload the publication's table (requests per second per edge list, edges
 // per second for the batched writes, the gains over the baseline), the import against the parse floor, the bytes
 // per request with their amplification, the CSV's columns, and in the page the charts of those bytes and of the
-// size on disk. Real runs of the in-process memory adapter on two edge lists (the synthetic tiny one and a file
-// written here) give the documents' shape and the runs' figures; copies of them with times, bytes and sizes set
-// by hand, as a server database's document records them, give figures to check exactly.
+// size on disk. Real runs of SQLite and of the in-process memory adapter on the synthetic tiny edge list, and of
+// memory on a file written here, give the documents and the runs' figures; copies of the memory runs with times,
+// bytes and sizes set by hand, as a server database's document records them, give figures to check exactly.
 import assert from 'node:assert/strict';
 import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -11,6 +11,8 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import memory from '../../adapters/memory/description.js';
+import sqlite from '../../adapters/sqlite/description.js';
+import { formatBytes } from '../../results/format.js';
 import { graphFigures } from '../../results/graph-table.js';
 import { REPORT_FORMATS, buildReport } from '../../results/report/index.js';
 import { runBenchmark } from '../../runner/run.js';
@@ -31,24 +33,26 @@ function writeEdgeFile(file) {
   writeFileSync(file, `${lines.join('\n')}\n`);
 }
 
-async function run(dataset, runs) {
+async function run(description, dataset, runs) {
   const settings = { dataset, scale: 'tiny', seed: 1, 'cache-dir': path.join(work, 'cache'), 'skip-bad': false };
   const data = await suite.prepare(settings, {});
   const config = { ...suite.configure({ ...suite.defaults, ...settings, clients: 1 }), runs, workloads: suite.workloads.map((w) => w.name), stallTimeoutMs: 60_000 };
   const result = await runBenchmark({
-    suite, description: memory, dataset: data, workloads: suite.workloads, config, command: 'test',
-    adapterOptions: { namespace: 'report', dataDir: work, concurrency: 1, connectTimeoutMs: 5000 },
+    suite, description, dataset: data, workloads: suite.workloads, config, command: 'test',
+    adapterOptions: { namespace: 'report', database: path.join(work, `${description.id}.sqlite`), dataDir: work, concurrency: 1, connectTimeoutMs: 5000 },
   });
-  return { file: `memory-${data.id}.json`, result };
+  return { file: `${description.id}-${data.id}.json`, result };
 }
 
 let synthetic;
 let fromFile;
+let sqliteRun;
 before(async () => {
   const file = path.join(work, 'edges.tsv');
   writeEdgeFile(file);
-  synthetic = await run('synthetic', 3);
-  fromFile = await run(`file:${file}`, 2);
+  synthetic = await run(memory, 'synthetic', 3);
+  fromFile = await run(memory, `file:${file}`, 2);
+  sqliteRun = await run(sqlite, 'synthetic', 3);
 });
 
 // A copy of a real document with its runs' times set: each workload's runs get `times[name]` (ms per run, or
@@ -73,7 +77,8 @@ function shaped(document, db, { times, read = {}, written = {}, disk = null, loa
       ...(server && WRITE_OPERATIONS.includes(entry.operation) ? { diskBytes: disk } : {}),
     }));
   }
-  if (load) result.import = { ...result.import, ...load };
+  // The copied import's bytes were the harness's; a server's are its own.
+  if (server) result.import = { ...result.import, resources: { server: null }, ...load };
   return { file: `${db}-${result.dataset.id}.json`, result };
 }
 
@@ -125,6 +130,9 @@ test('per workload a row per database and a column per edge list, requests per s
   assert.match(tableOf(text, 'removeEdge: requests per second')[2], /^ +postgresql +5,000 +failed +1x$/);
   // The harness's own comparison is there too.
   assert.match(text, /Median time relative to postgresql \(= 100%; lower is faster\)/);
+  // Several edge lists have no one figure per CSV row: the graph columns stay empty.
+  const csv = REPORT_FORMATS.csv(report).split('\n');
+  assert.ok(csv.find((line) => line.startsWith('workload,findEdge,true,memory,')).endsWith(',,,,,,,,,'));
 });
 
 test('the import against the floor, and the bytes per request with their amplification and the size on disk', () => {
@@ -132,9 +140,11 @@ test('the import against the floor, and the bytes per request with their amplifi
   const [a, b] = report.graph.edgeLists.map((list) => list.id);
   const text = REPORT_FORMATS.table(report);
   const imports = tableOf(text, 'Import of the edge list');
-  assert.match(imports[1], /database +edge list +edges +time +edges\/s +floor edges\/s +of the floor +written +on disk/);
-  assert.match(imports.find((line) => line.includes('postgresql') && line.includes(a)), /17,531 +2\.00 s +8,766 +175,310 +20× +10\.0 MiB +2\.0 MiB$/);
-  assert.match(imports.find((line) => line.includes('memory') && line.includes(b)), /6,000 +\d+\.\d\d s +[\d,]+ +[\d,]+ +[\d.]+× +n\/a +n\/a$/);
+  assert.match(imports[1], /database +edge list +edges +time +edges\/s +floor edges\/s +of the floor +written +write ampl\. +counted in +on disk/);
+  // 10 MiB written for 17,531 edges of 12 bytes: 49.8 times.
+  assert.match(imports.find((line) => line.includes('postgresql') && line.includes(a)), /17,531 +2\.00 s +8,766 +175,310 +20× +10\.0 MiB +50× +server +2\.0 MiB$/);
+  assert.match(imports.find((line) => line.includes('postgresql') && line.includes(b)), /6,000 +[\d.]+ s( +[\d,.×]+){3} +n\/a +n\/a +not measured +n\/a$/);
+  assert.match(imports.find((line) => line.includes('memory') && line.includes(b)), /6,000 +\d+\.\d\d s +[\d,]+ +[\d,]+ +[\d.]+× +0 B +0\.00× +harness +n\/a$/);
 
   const postgresql = report.graph.workloads.find((w) => w.name === 'findEdge').results.postgresql[a];
   const edges = synthetic.result.workloads.findEdge.runs[0].edges;
@@ -151,32 +161,51 @@ test('the import against the floor, and the bytes per request with their amplifi
   assert.equal(amplification.filter((line) => new RegExp(`^ +postgresql +${b} +failed$`).test(line)).length, 1);
 });
 
-test('one edge list: the same figures as the terminal table of each document, and the CSV carries them', () => {
-  const report = buildReport([synthetic, shaped(synthetic, 'postgresql', { times: {}, read: { edgesOf: 1024 } })]);
+test('one edge list of real SQLite and memory runs: each document\'s terminal-table figures, the gains, the import, the CSV', () => {
+  const report = buildReport([sqliteRun, synthetic, shaped(synthetic, 'postgresql', { times: {}, read: { edgesOf: 1024 } })], { baseline: 'sqlite' });
   const [list] = report.graph.edgeLists;
-  const own = Object.fromEntries(graphFigures(synthetic.result).map((f) => [f.name, f]));
+  const figures = (document) => Object.fromEntries(graphFigures(document.result).map((f) => [f.name, f]));
+  const own = { sqlite: figures(sqliteRun), memory: figures(synthetic) };
   for (const workload of report.graph.workloads) {
-    const f = workload.results.memory[list.id];
-    assert.equal(f.requestsPerSec, own[workload.name].requestsPerSec, workload.name);
-    assert.equal(f.edgesPerSec, own[workload.name].edgesPerSec, workload.name);
+    for (const id of ['sqlite', 'memory']) {
+      const f = workload.results[id][list.id];
+      const expected = own[id][workload.name];
+      assert.equal(f.status, 'passed', `${id} ${workload.name}`);
+      for (const key of ['requestsPerSec', 'edgesPerSec', 'readBytesPerRequest', 'writeBytesPerRequest', 'writeAmplification', 'diskBytes', 'ioScope']) {
+        assert.equal(f[key], expected[key], `${id} ${workload.name} ${key}`);
+      }
+    }
+    assert.equal(workload.results.sqlite[list.id].ioScope, 'harness', 'SQLite runs in the harness\'s process');
+    assert.equal(workload.gains.memory, Math.round((own.memory[workload.name].requestsPerSec / own.sqlite[workload.name].requestsPerSec) * 100) / 100);
   }
+  const text = REPORT_FORMATS.table(report);
+  assert.match(text, /Median time relative to sqlite \(= 100%; lower is faster\)/);
+  const sqliteImport = tableOf(text, 'Import of the edge list').find((line) => /^ +sqlite /.test(line));
+  const loaded = sqliteRun.result.import;
+  assert.match(sqliteImport, new RegExp(`17,531 +\\d+\\.\\d\\d s +${loaded.edgesPerSec.toLocaleString('en-US')} +${loaded.floor.edgesPerSec.toLocaleString('en-US')} +${loaded.floorMultiple}× +.+ harness +${formatBytes(loaded.collectionBytes).replace('.', '\\.')}$`));
+
   const csv = REPORT_FORMATS.csv(report).split('\n');
   const header = csv[0].split(',');
   assert.deepEqual(header.slice(-9), ['edge_list', 'requests_per_sec', 'edges_per_sec', 'read_bytes_per_request', 'written_bytes_per_request',
     'read_amplification', 'write_amplification', 'io_counted_in', 'disk_bytes_after']);
-  const row = csv.find((line) => line.startsWith('workload,edgesOf,true,postgresql,')).split(',');
-  const cell = (name) => row[header.indexOf(name)];
-  assert.equal(cell('edge_list'), list.id);
-  assert.equal(cell('requests_per_sec'), '10000');
-  assert.equal(cell('read_bytes_per_request'), '1024');
-  assert.equal(Number(cell('read_amplification')), (1024 * 1000) / (synthetic.result.workloads.edgesOf.runs[0].edges * 12));
-  assert.equal(cell('io_counted_in'), 'server');
-  const memoryRow = csv.find((line) => line.startsWith('workload,upsertEdges,true,memory,')).split(',');
-  assert.equal(Number(memoryRow[header.indexOf('edges_per_sec')]), own.upsertEdges.edgesPerSec);
-  assert.equal(memoryRow[header.indexOf('io_counted_in')], 'harness');
+  const rowOf = (workload, id) => {
+    const row = csv.find((line) => line.startsWith(`workload,${workload},true,${id},`)).split(',');
+    return (name) => row[header.indexOf(name)];
+  };
+  const postgresql = rowOf('edgesOf', 'postgresql');
+  assert.equal(postgresql('edge_list'), list.id);
+  assert.equal(postgresql('requests_per_sec'), '10000');
+  assert.equal(postgresql('read_bytes_per_request'), '1024');
+  assert.equal(Number(postgresql('read_amplification')), (1024 * 1000) / (synthetic.result.workloads.edgesOf.runs[0].edges * 12));
+  assert.equal(postgresql('io_counted_in'), 'server');
+  const upserts = rowOf('upsertEdges', 'sqlite');
+  assert.equal(Number(upserts('edges_per_sec')), own.sqlite.upsertEdges.edgesPerSec);
+  assert.equal(Number(upserts('written_bytes_per_request')), own.sqlite.upsertEdges.writeBytesPerRequest);
+  assert.equal(upserts('io_counted_in'), 'harness');
+  assert.equal(Number(upserts('disk_bytes_after')), own.sqlite.upsertEdges.diskBytes);
   // One database: absolute figures, no gains.
-  const alone = REPORT_FORMATS.table(buildReport([synthetic]));
-  assert.match(alone, /findEdge: requests per second per edge list, higher is better:\n +database +graph-synthetic-[^ ]+\n +memory +[\d,.]+\n/);
+  const alone = REPORT_FORMATS.table(buildReport([sqliteRun]));
+  assert.match(alone, /findEdge: requests per second per edge list, higher is better:\n +database +graph-synthetic-[^ ]+\n +sqlite +[\d,.]+\n/);
 });
 
 // Debian's chromium through puppeteer-core, as test/report/html.test.js: without it the test skips, unless
