@@ -110,7 +110,17 @@ export class EdgeParser {
         }
       } else if (byte === NEWLINE) {
         if (field === AFTER_RETURN) field = this.returnField;
-        if (field === SKIP) {
+        if (digits > 0 && field + 1 === this.columns && (value > 0 || field === 2)) {
+          // The common line: as many well-formed columns as the first edge line.
+          source[count] = parts[0];
+          if (field === 2) {
+            target[count] = parts[1];
+            this.weight[count] = value;
+          } else {
+            target[count] = value;
+          }
+          count += 1;
+        } else if (field === SKIP) {
           if (this.comment) stats.comments += 1;
         } else if (this.endLine(field, value, digits, separator, gap)) {
           if (this.columns === 3) this.weight[count] = parts[2];
@@ -131,6 +141,16 @@ export class EdgeParser {
         this.fail('a carriage return inside a line');
         field = SKIP;
       } else if (byte === TAB || byte === COMMA || byte === SPACE) {
+        if (!gap && digits > 0 && (value > 0 || field === 2) && (byte === separator || separator === 0)) {
+          // The common separator: after a well-formed id or weight.
+          separator = byte;
+          parts[field] = value;
+          field += 1;
+          value = 0;
+          digits = 0;
+          gap = true;
+          continue;
+        }
         if (separator === 0) separator = byte;
         if (byte !== separator) {
           this.fail(`${SEPARATOR_NAMES[byte]} after ${SEPARATOR_NAMES[separator]}: one separator kind per line`);
