@@ -111,3 +111,24 @@ test('a file without an edge is an error, even with skipBad', () => {
     });
   }
 });
+
+test('any input gives the same edges, counts and problems whole or split anywhere into chunks', () => {
+  const pieces = ['1', '2', '0', '9', '\t', ',', ' ', '\n', '\r', '#', '%', '-', 'x', '3\t4\n', '5,6,7\n', '2147483647', '2147483648'];
+  let state = 7;
+  const next = (n) => {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    return state % n;
+  };
+  const outcome = (text, chunk) => {
+    try {
+      const { edges, stats } = parse(text, { chunk, skipBad: true });
+      return { edges, stats };
+    } catch (error) {
+      return error.message;
+    }
+  };
+  for (let round = 0; round < 3000; round += 1) {
+    const text = Array.from({ length: next(30) }, () => pieces[next(pieces.length)]).join('');
+    assert.deepEqual(outcome(text, 1 + next(8)), outcome(text, Infinity), JSON.stringify(text));
+  }
+});
