@@ -9,6 +9,7 @@ import {
 } from './connection.js';
 import { deleteDocument, getDocument, insertDocument, updateDocument } from './crud.js';
 import { DOCUMENT_JSON, parseDocument } from './documents.js';
+import { graphOperations } from './graph.js';
 import { ImportState, MAX_PENDING_RELATIONS } from './relations.js';
 import {
   countDocuments as countQueryDocuments, createCollection, dropCollection, importDocuments, indexCollection, runQuery,
@@ -119,6 +120,9 @@ export class OrientDBAdapter {
     this.#label = label;
     this.#options = options;
     this.#database = databaseName(label, options.namespace);
+    // The graph suite's operations (graph.js): an edge collection is a vertex class and an edge class of the
+    // namespace's temporary collections (`Tmp_g_edges_V`, `Tmp_g_edges`), so dropping the database removes them.
+    this.graph = graphOperations(this.#queryStore);
   }
 
   async connect() {

@@ -1,3 +1,4 @@
+import { GRAPH_OPERATIONS } from '../../workloads/graph/operations.js';
 import { OrientDBAdapter } from './adapter.js';
 import { PASSWORD_ENV } from './connection.js';
 import { CASE_NAMES, UNSUPPORTED } from './queries.js';
@@ -12,7 +13,8 @@ export default {
   driver: 'orientjs',
   supports: ['singleRead', 'singleWrite', 'singleWriteSync', 'aggregation',
              'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath',
-             'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument', ...CASE_NAMES],
+             'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument', ...CASE_NAMES,
+             ...GRAPH_OPERATIONS],
   unsupported: UNSUPPORTED,
   durability: {
     singleWrite: 'One INSERT, acknowledged once applied with its WAL record queued in the server\'s memory; the WAL '
