@@ -16,7 +16,7 @@ const PERCENT = 0x25;
 const COMMA = 0x2c;
 const MINUS = 0x2d;
 const ZERO = 0x30;
-export const MAX_VALUE = 2 ** 31 - 1;
+const MAX_VALUE = 2 ** 31 - 1;
 // Columns 0..2 are read as numbers; AFTER_LAST follows a third column (only a trailing separator may come);
 // AFTER_RETURN expects the newline of "\r\n"; SKIP is the rest of a comment or of a malformed line.
 const AFTER_LAST = 3;

@@ -3,14 +3,14 @@
 // once (edge-build.js) into <cache>/datasets/graph-<key>/: edges.tsv and, written last, manifest.json. An edge
 // list without weights gets derivedWeight's, from the pair and the seed. What a prepared directory holds,
 // exactly: datasets/README.md, "Edge lists (the graph suite)".
-import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { BenchError, ErrorCodes, usageError } from '../core/errors.js';
 import { derivedWeight, buildEdges } from './edge-build.js';
 import { readEdgeChunks } from './edge-parser.js';
 import { prepareDataset } from './dataset.js';
-import { sha256 } from './directory.js';
+import { MANIFEST, readManifest, sha256 } from './directory.js';
 import { CIT_PATENTS_GZ, readFetchManifest, snapDir } from './fetch.js';
 import { createReadStats } from './read-source.js';
 import { DEFAULT_SEED } from './scales.js';
@@ -20,9 +20,8 @@ export { derivedWeight };
 export const EDGE_DATASETS = Object.freeze(['synthetic', 'pokec', 'cit-patents']);
 const FILE_PREFIX = 'file:';
 // Bump whenever the preparation of the same source gives a different edges.tsv: prepared copies carry it.
-export const EDGES_VERSION = 1;
+const EDGES_VERSION = 1;
 const EDGES_FILE = 'edges.tsv';
-const MANIFEST = 'manifest.json';
 const DEFAULT_BATCH = 100_000;
 
 function datasetError(message) {
@@ -31,14 +30,6 @@ function datasetError(message) {
 
 async function fileSize(file) {
   return stat(file).then((info) => info.size, () => null);
-}
-
-async function readManifest(dir) {
-  try {
-    return JSON.parse(await readFile(path.join(dir, MANIFEST), 'utf8'));
-  } catch {
-    return null;
-  }
 }
 
 // A source: its name, its edge file, the file's size and sha256, and the key of its prepared directory.
