@@ -12,7 +12,9 @@ import { distinct, poolWorkload } from '../aggregate.js';
 // The publication measured its batched writes in edges per second.
 const BATCHED = new Set(['upsertEdges', 'removeEdges']);
 
-const round2 = (value) => Math.round(value * 100) / 100;
+// Four significant digits: a database 100 times slower than the baseline keeps its figure.
+const significant = (value) => Number(value.toPrecision(4));
+const round3 = (value) => (typeof value === 'number' ? Math.round(value * 1000) / 1000 : value);
 const mib = (bytes) => bytes / 2 ** 20;
 
 function edgeListOf(result) {
@@ -82,7 +84,7 @@ function gainsOf(results, baselineId, edgeLists) {
     const ratios = edgeLists.map((list) => [byList[list.id], results[baselineId]?.[list.id]])
       .filter(([own, base]) => own?.status === 'passed' && base?.status === 'passed' && own.requestsPerSec > 0 && base.requestsPerSec > 0)
       .map(([own, base]) => own.requestsPerSec / base.requestsPerSec);
-    return [id, ratios.length > 0 ? round2(ratios.reduce((sum, ratio) => sum + ratio, 0) / ratios.length) : null];
+    return [id, ratios.length > 0 ? significant(ratios.reduce((sum, ratio) => sum + ratio, 0) / ratios.length) : null];
   }));
 }
 
@@ -123,7 +125,8 @@ function rate(value) {
 const orNa = (value, format) => (typeof value === 'number' ? format(value) : 'n/a');
 const bytes = (value) => formatBytes(Math.round(value));
 const times = (value) => `${value < 10 ? value.toFixed(2) : formatCount(Math.round(value))}×`;
-const gain = (value) => `${value.toFixed(2)}x`;
+// Two decimals as the publication printed them, two significant digits below 0.1.
+const gain = (value) => `${value >= 0.1 ? value.toFixed(2) : value.toPrecision(2)}x`;
 const alone = (report) => report.databases.length === 1;
 const blockId = (name) => `graph-${name.replace(/[^A-Za-z0-9]+/g, '-')}`;
 
@@ -241,7 +244,7 @@ export function graphDatasetLabel(dataset) {
   return `${dataset.id} (${dataset.name ?? '?'} edge list${scale}, seed ${dataset.seed ?? '?'})`;
 }
 
-// The CSV's workload rows gain the edge list and the graph figures; a report of several edge lists has no
+// The CSV's workload rows gain the edge list and the graph figures (to 3 decimals); a report of several edge lists has no
 // single figure per workload and database, so its cells stay empty (the tables and the JSON have them per list).
 export const GRAPH_CSV = Object.freeze({
   columns: ['edge_list', 'requests_per_sec', 'edges_per_sec', 'read_bytes_per_request', 'written_bytes_per_request',
@@ -250,8 +253,8 @@ export const GRAPH_CSV = Object.freeze({
     const { edgeLists, workloads } = report.graph;
     const f = edgeLists.length === 1 ? workloads.find((w) => w.name === workload.name)?.results[databaseId][edgeLists[0].id] : null;
     if (!f || f.status !== 'passed') return [edgeLists.length === 1 ? edgeLists[0].id : null, null, null, null, null, null, null, null, null];
-    return [edgeLists[0].id, f.requestsPerSec, f.edgesPerSec, f.readBytesPerRequest, f.writeBytesPerRequest, f.readAmplification,
-      f.writeAmplification, f.ioScope, f.diskBytes];
+    return [edgeLists[0].id, ...[f.requestsPerSec, f.edgesPerSec, f.readBytesPerRequest, f.writeBytesPerRequest, f.readAmplification,
+      f.writeAmplification].map(round3), f.ioScope, f.diskBytes];
   },
 });
 
