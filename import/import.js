@@ -97,9 +97,22 @@ async function untilDone(progress, label, work) {
   }
 }
 
+// The adapter's offline importer when it has one and allows it for `server` (the local server process the run
+// knows, as cli/options.js serverProcess gives it): `{ path: 'offline', importer }`. Otherwise the online path,
+// with the reason when an offline importer refused.
+async function choosePath({ adapter, server, offline, marker }) {
+  if (!adapter.offlineImport) return { path: 'online' };
+  if (!offline) return { path: 'online', onlineBecause: 'the online path was asked for' };
+  const { refused, importer } = await adapter.offlineImport({ server, marker });
+  return refused ? { path: 'online', onlineBecause: refused } : { path: 'offline', importer };
+}
+
 // Resolves with the import's timings and `sha256`, the checksums of the files as this import read them, or as
-// the reused import's marker records them (equal to the manifest's: reuse requires it).
-export async function importDataset({ adapter, description, options, dataset, force = false, progress }) {
+// the reused import's marker records them (equal to the manifest's: reuse requires it). `server`: the local
+// server process the run knows, or null; `offline: false` keeps an adapter's offline importer out.
+export async function importDataset({
+  adapter, description, options, dataset, force = false, progress, server = null, offline = true,
+}) {
   const namespace = await adapter.inspectNamespace();
   if (namespace.state === 'foreign') throw foreignNamespace(description, options);
 
@@ -114,8 +127,30 @@ export async function importDataset({ adapter, description, options, dataset, fo
 
   // Written incomplete first, so that an import that fails on the way is never taken for a finished one.
   const marker = { harness: 'db-shootout', ...datasetIdentity(dataset), imported: false };
-  await untilDone(progress, `${description.name}: clearing the namespace`, () => adapter.resetNamespace());
+  const { path, onlineBecause, importer } = await choosePath({ adapter, server, offline, marker });
+  if (onlineBecause) progress?.log(`${description.name}: importing online (${onlineBecause})`);
+  // The offline importer replaces the whole database, the namespace's old data with it: nothing to clear first.
+  if (!importer) await untilDone(progress, `${description.name}: clearing the namespace`, () => adapter.resetNamespace());
   await adapter.writeMarker(marker);
+  try {
+    const timings = await importFiles({ adapter, description, dataset, progress, importer });
+    Object.assign(timings, { path, ...(onlineBecause && { onlineBecause }) });
+    const importedAt = new Date().toISOString();
+    await adapter.writeMarker({ ...marker, sha256: timings.sha256, imported: true, importedAt, timings: withoutSha(timings) });
+    return { reused: false, importedAt, ...timings };
+  } finally {
+    await importer?.discard();
+  }
+}
+
+function withoutSha({ sha256, ...timings }) {
+  return timings;
+}
+
+// The files into the database: through the adapter's batches, or through the offline importer's files and its
+// load. Resolves with the timings and the files' checksums, once the counts are checked.
+async function importFiles({ adapter, description, dataset, progress, importer }) {
+  const store = importer ?? adapter;
 
   const begin = performance.now();
   // The dataset's own reading rules (skipBad for the real Pokec files), and what reading met on the way.
@@ -123,24 +158,28 @@ export async function importDataset({ adapter, description, options, dataset, fo
   const sha256 = {};
   sha256.profiles = await importFile({
     dataset, role: 'profiles', read: readProfiles, batchSize: PROFILE_BATCH, stats: read.profiles,
-    store: (batch) => adapter.importProfiles(batch),
-    bar: progress?.bar(`import profiles into ${description.name}`, dataset.profiles),
+    store: (batch) => store.importProfiles(batch),
+    bar: progress?.bar(`${importer ? 'write profiles for' : 'import profiles into'} ${description.name}`, dataset.profiles),
   });
-  if (adapter.flushProfiles) {
+  if (!importer && adapter.flushProfiles) {
     await untilDone(progress, `${description.name}: finishing the profiles`, () => adapter.flushProfiles());
   }
   const profilesDone = performance.now();
   sha256.relations = await importFile({
     dataset, role: 'relations', read: readRelations, batchSize: RELATION_BATCH, stats: read.relations,
-    store: (batch) => adapter.importRelations(batch),
-    bar: progress?.bar(`import relations into ${description.name}`, dataset.relations),
+    store: (batch) => store.importRelations(batch),
+    bar: progress?.bar(`${importer ? 'write relations for' : 'import relations into'} ${description.name}`, dataset.relations),
   });
-  if (adapter.flushRelations) {
+  if (!importer && adapter.flushRelations) {
     await untilDone(progress, `${description.name}: finishing the relations`, () => adapter.flushRelations({
       bar: progress && ((label, total) => progress.bar(`${label} (${description.name})`, total)),
     }));
   }
   const relationsDone = performance.now();
+  if (importer) {
+    await untilDone(progress, `${description.name}: importing the files offline and replacing the database`, () => importer.load());
+  }
+  const loadDone = performance.now();
   await untilDone(progress, `${description.name}: creating indexes`, () => adapter.createIndexes());
   const end = performance.now();
 
@@ -150,21 +189,21 @@ export async function importDataset({ adapter, description, options, dataset, fo
       `${description.name} holds ${counts.profiles} profiles and ${counts.relations} relations after import; `
       + `the dataset has ${dataset.profiles} and ${dataset.relations}`);
   }
-  const timings = {
+  return {
     ms: round3(end - begin),
     profilesMs: round3(profilesDone - begin),
     relationsMs: round3(relationsDone - profilesDone),
-    indexesMs: round3(end - relationsDone),
+    // The offline importer's own time, the database's replacement included: the files above were only written.
+    ...(importer && { loadMs: round3(loadDone - relationsDone) }),
+    indexesMs: round3(end - loadDone),
     profilesPerSec: Math.round(dataset.profiles / ((profilesDone - begin) / 1000)),
     relationsPerSec: Math.round(dataset.relations / ((relationsDone - profilesDone) / 1000)),
     read: {
       profiles: { repairedLines: read.profiles.repairedLines, skippedLines: read.profiles.skippedLines },
       relations: { repairedLines: read.relations.repairedLines, skippedLines: read.relations.skippedLines },
     },
+    sha256,
   };
-  const importedAt = new Date().toISOString();
-  await adapter.writeMarker({ ...marker, sha256, imported: true, importedAt, timings });
-  return { reused: false, importedAt, ...timings, sha256 };
 }
 
 function round3(value) {

@@ -164,7 +164,7 @@ async function loadMeasured({ suite, adapter, description, options, data, reimpo
   let loaded;
   let serverUsage;
   try {
-    loaded = await suite.load({ adapter, description, options, data, reimport, progress });
+    loaded = await suite.load({ adapter, description, options, data, reimport, progress, server });
   } finally {
     serverUsage = await meter.stop();
   }

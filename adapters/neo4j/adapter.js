@@ -7,6 +7,7 @@ import { crudStatements, deleteDocument, getDocument, insertDocument, updateDocu
 import { toProperties } from './documents.js';
 import { graphOperations } from './graph.js';
 import { deleteNamespace, deleteNodes, dropSchema, inspectNamespace } from './namespace.js';
+import { openOfflineImport } from './offline-import.js';
 import {
   countDocuments as countQueryDocuments, createCollection, dropCollection, importDocuments, indexCollection, runQuery,
 } from './queries.js';
@@ -202,6 +203,15 @@ export class Neo4jAdapter {
 
   async createIndexes() {
     await this.#ensureProfileKey();
+  }
+
+  // The offline importer (offline-import.js), for the server `bench server` runs when its database holds nothing
+  // outside the namespace: `{ refused: reason }` otherwise. The database it replaces has no key constraint yet.
+  async offlineImport({ server, marker }) {
+    return openOfflineImport({
+      server, marker, run: this.#runner, names: this.#names, database: this.#options.database,
+      onReplaced: () => { this.#profileKeyReady = false; },
+    });
   }
 
   async counts() {

@@ -50,9 +50,9 @@ export default {
   },
   describeData: describeDataset,
   // The bulk import, or the reuse of an earlier one; `sha256` is what the import read (or what the marker of the
-  // reused one matched).
-  load: ({ adapter, description, options, data, reimport, progress }) => importDataset({
-    adapter, description, options, dataset: data, force: reimport, progress,
+  // reused one matched). `server`, the local server the run knows, lets an adapter take its offline path.
+  load: ({ adapter, description, options, data, reimport, progress, server }) => importDataset({
+    adapter, description, options, dataset: data, force: reimport, progress, server,
   }),
   context: (data, workloads) => loadExpected(data, workloads),
   rounds({ config, workloads }) {

@@ -1,0 +1,72 @@
+// Replaces one database of the Neo4j server that `bench server` runs with the store the offline importer wrote:
+// stops the server (the process it recorded), moves the database's store and transaction logs aside, moves the
+// new ones in, starts the server again. Run as a detached process of its own (offline-import.js starts it) so
+// that an interrupted harness, a second Ctrl-C included, never leaves the server stopped or half swapped: this
+// process goes on to the end and writes its outcome as JSON.
+//
+//   node adapters/neo4j/replace-database.js <job.json>
+//
+// job.json: { cacheDir, pid, port, release, javaHome, dataDir, database, staging, outcome }
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { serverFamily, startServer, stopServer } from '../../server/index.js';
+import { runningServer } from '../../server/state.js';
+
+const neo4j = serverFamily('neo4j');
+
+function locations({ dataDir, database, staging }) {
+  const of = (root) => ({
+    databases: path.join(root, 'databases', database), transactions: path.join(root, 'transactions', database),
+  });
+  return { live: of(dataDir), fresh: of(path.join(staging, 'data')), aside: of(path.join(staging, 'replaced')) };
+}
+
+// The moves in order; on a failure the ones made are undone, so the old database stays whole.
+function swap(job) {
+  const { live, fresh, aside } = locations(job);
+  const moves = [
+    [live.transactions, aside.transactions], [live.databases, aside.databases],
+    [fresh.databases, live.databases], [fresh.transactions, live.transactions],
+  ];
+  const done = [];
+  try {
+    for (const [from, to] of moves) {
+      if (!existsSync(from)) continue;
+      mkdirSync(path.dirname(to), { recursive: true });
+      renameSync(from, to);
+      done.push([from, to]);
+    }
+  } catch (error) {
+    for (const [from, to] of done.reverse()) renameSync(to, from);
+    throw error;
+  }
+}
+
+async function replace(job) {
+  const running = runningServer(job.cacheDir, 'neo4j');
+  if (running?.pid !== job.pid) {
+    throw new Error(`the Neo4j server bench server runs is no longer pid ${job.pid}${running ? ` (it is pid ${running.pid})` : ''}; not replacing its database`);
+  }
+  await stopServer(neo4j, { cacheDir: job.cacheDir });
+  let failure = null;
+  try {
+    swap(job);
+  } catch (error) {
+    failure = error;
+  }
+  // Started again whatever happened: with the new database, or with the old one when the swap failed.
+  const started = await startServer(neo4j, {
+    cacheDir: job.cacheDir, port: job.port, version: job.release, javaHome: job.javaHome,
+  });
+  if (failure) throw failure;
+  return started.pid;
+}
+
+const job = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+try {
+  const pid = await replace(job);
+  writeFileSync(job.outcome, JSON.stringify({ replaced: true, pid }));
+} catch (error) {
+  writeFileSync(job.outcome, JSON.stringify({ replaced: false, error: error.message }));
+  process.exitCode = 1;
+}
