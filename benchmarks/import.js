@@ -1,14 +1,17 @@
 // Import time of one dataset into one or more databases, next to the floor that no import can beat: reading
 // and parsing the same files alone, with the same reader and batches.
 //
-//   node benchmarks/import.js [--scale medium] [--db postgresql,mysql,sqlite]
+//   node benchmarks/import.js [--scale medium] [--db postgresql,mysql,sqlite] [--paths auto,online] [--keep]
 //
 // Server databases are reached like `bench run` reaches them: the local server `bench server start` runs
-// (or --host/--port). Every import is forced (the namespace is reset) and its counts are checked.
+// (or --host/--port). Every import is forced (the namespace is reset) and its counts are checked. --paths
+// imports each database once per path: `auto` takes the offline importer where the database has one and allows
+// it (Neo4j, for the server `bench server` runs), `online` never does. --keep leaves the last import's data in
+// the namespace instead of deleting it (deleting a full Neo4j import takes longer than importing it offline).
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { loadAdapter } from '../adapters/index.js';
-import { adapterOptions } from '../cli/options.js';
+import { adapterOptions, serverProcess } from '../cli/options.js';
 import { environment } from '../core/environment.js';
 import { defaultCacheDir } from '../core/paths.js';
 import { prepareDataset } from '../datasets/dataset.js';
@@ -23,9 +26,15 @@ const { values } = parseArgs({
     host: { type: 'string' },
     port: { type: 'string' },
     namespace: { type: 'string', default: 'dbshootout_importbench' },
+    paths: { type: 'string', default: 'auto' },
+    keep: { type: 'boolean', default: false },
   },
 });
 const cacheDir = defaultCacheDir();
+const paths = values.paths.split(',');
+for (const path of paths) {
+  if (!['auto', 'online'].includes(path)) throw new Error(`--paths: "${path}" is neither auto nor online`);
+}
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
 const dataset = await prepareDataset({ scale: values.scale, cacheDir });
@@ -55,10 +64,15 @@ for (const id of values.db.split(',')) {
     console.log(`${id}: skipped, ${error.message}`);
     continue;
   }
+  const server = serverProcess(description, { host: values.host, port: values.port, 'cache-dir': cacheDir });
   try {
-    const result = await importDataset({ adapter, description, options, dataset, force: true });
-    console.log(`${id} (${await adapter.serverVersion()}): ${seconds(result.ms)} = profiles ${seconds(result.profilesMs)} + relations ${seconds(result.relationsMs)} + indexes ${seconds(result.indexesMs)}; ${(result.ms / (profilesFloor + relationsFloor)).toFixed(1)} x the floor`);
-    await adapter.resetNamespace();
+    for (const path of paths) {
+      const result = await importDataset({ adapter, description, options, dataset, force: true, server, offline: path !== 'online' });
+      const load = result.path === 'offline' ? ` + importer and restart ${seconds(result.loadMs)}` : '';
+      const why = result.onlineBecause ? ` (${result.onlineBecause})` : '';
+      console.log(`${id} (${await adapter.serverVersion()}), ${result.path}${why}: ${seconds(result.ms)} = profiles ${seconds(result.profilesMs)} + relations ${seconds(result.relationsMs)}${load} + indexes ${seconds(result.indexesMs)}; ${(result.ms / (profilesFloor + relationsFloor)).toFixed(1)} x the floor`);
+    }
+    if (!values.keep) await adapter.resetNamespace();
   } finally {
     await adapter.close();
   }

@@ -12,9 +12,13 @@ export function formatImport(result) {
     lines.push(`INCOMPLETE: ${result.error?.message ?? 'the import did not finish'}`);
     return lines.join('\n');
   }
-  lines.push(`import: ${seconds(done.ms)}, counts verified`);
-  lines.push(`  profiles   ${seconds(done.profilesMs).padStart(9)}  ${formatCount(done.profilesPerSec).padStart(9)} rows/s`);
-  lines.push(`  relations  ${seconds(done.relationsMs).padStart(9)}  ${formatCount(done.relationsPerSec).padStart(9)} rows/s`);
+  const offline = done.path === 'offline';
+  lines.push(`import: ${seconds(done.ms)}${offline ? ' offline' : ''}, counts verified`);
+  if (done.onlineBecause) lines.push(`  online: ${done.onlineBecause}`);
+  // Offline, the profiles and relations are written to files first; the importer loads them afterwards.
+  lines.push(`  profiles   ${seconds(done.profilesMs).padStart(9)}  ${formatCount(done.profilesPerSec).padStart(9)} rows/s${offline ? ' (written)' : ''}`);
+  lines.push(`  relations  ${seconds(done.relationsMs).padStart(9)}  ${formatCount(done.relationsPerSec).padStart(9)} rows/s${offline ? ' (written)' : ''}`);
+  if (offline) lines.push(`  load       ${seconds(done.loadMs).padStart(9)}  (the importer, the server restarted on its database)`);
   lines.push(`  indexes    ${seconds(done.indexesMs).padStart(9)}`);
   if (typeof done.diskBytes === 'number') lines.push(`on disk after import: ${formatBytes(done.diskBytes)}`);
   const read = readStatsLine(dataset.readStats);

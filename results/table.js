@@ -16,6 +16,13 @@ function formatBytes(bytes) {
   return `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
 }
 
+// The path an import took where its database has two (adapters/neo4j/README.md): the offline importer's own time,
+// or why the online path was taken.
+function importPathNote(entry) {
+  if (entry.path === 'offline') return `; offline: importer and restart ${formatMs(entry.loadMs / 1000)} s`;
+  return entry.onlineBecause ? `; online: ${entry.onlineBecause}` : '';
+}
+
 function diskNote(entry) {
   if (typeof entry.diskBytes !== 'number') return '';
   return `; ${formatBytes(entry.diskBytes)} on disk${entry.diskScope === 'data directory' ? ' (the whole data directory)' : ''}`;
@@ -96,7 +103,7 @@ export function formatTable(result) {
   } else if (result.import) {
     lines.push(result.import.reused
       ? `import: reused the data imported at ${result.import.importedAt}${diskNote(result.import)}`
-      : `import: ${formatMs(result.import.ms / 1000)} s (profiles ${result.import.profilesPerSec}/s, relations ${result.import.relationsPerSec}/s, indexes ${formatMs(result.import.indexesMs / 1000)} s)${diskNote(result.import)}`);
+      : `import: ${formatMs(result.import.ms / 1000)} s (profiles ${result.import.profilesPerSec}/s, relations ${result.import.relationsPerSec}/s, indexes ${formatMs(result.import.indexesMs / 1000)} s${importPathNote(result.import)})${diskNote(result.import)}`);
   }
   const usage = result.resources && resourcesLine(result.resources, db);
   if (usage) lines.push(usage);

@@ -277,7 +277,10 @@ test('the import\'s timings add up, and its rates are rows over their phase\'s s
   assert.deepEqual(result.read, { profiles: { repairedLines: 0, skippedLines: 0 }, relations: { repairedLines: 0, skippedLines: 0 } });
   const { marker } = await adapter.inspectNamespace();
   assert.equal(marker.harness, 'db-shootout');
-  assert.deepEqual(marker.timings, Object.fromEntries(['ms', 'profilesMs', 'relationsMs', 'indexesMs', 'profilesPerSec', 'relationsPerSec', 'read'].map((k) => [k, result[k]])));
+  assert.deepEqual(marker.timings, Object.fromEntries(['ms', 'profilesMs', 'relationsMs', 'indexesMs', 'profilesPerSec', 'relationsPerSec', 'read', 'path'].map((k) => [k, result[k]])));
+  // An adapter without an offline importer imports online, with no reason to give.
+  assert.equal(result.path, 'online');
+  assert.equal(result.onlineBecause, undefined);
   const labels = progress.events.filter(([kind]) => kind === 'bar').map(([, label]) => label);
   for (const label of ['import profiles into In-process memory', 'import relations into In-process memory']) assert.ok(labels.includes(label), labels.join('; '));
 });
