@@ -210,6 +210,17 @@ test('one edge list of real SQLite and memory runs: each document\'s terminal-ta
   assert.match(alone, /findEdge: requests per second per edge list, higher is better:\n +database +graph-synthetic-[^ ]+\n +sqlite +[\d,.]+\n/);
 });
 
+test('a collection every file reused has no load to show: the import row says so, with its size measured again', () => {
+  const reused = structuredClone(sqliteRun.result);
+  reused.import = { reused: true, edges: 17_531, ms: 0, collectionBytes: 3 * MIB, diskBytes: 4 * MIB, diskScope: 'namespace', resources: null };
+  const report = buildReport([{ file: 'sqlite-reused.json', result: reused }]);
+  assert.deepEqual(report.graph.imports.sqlite[report.graph.edgeLists[0].id], {
+    imports: 0, edges: 17_531, ms: null, edgesPerSec: null, floorEdgesPerSec: null, floorMultiple: null, writeBytes: null,
+    writeAmplification: null, ioScope: null, diskBytes: 3 * MIB, diskScope: 'collection',
+  });
+  assert.match(tableOf(REPORT_FORMATS.table(report), 'Import of the edge list')[2], /^ +sqlite +graph-synthetic-\S+ +17,531 +reused +3\.0 MiB$/);
+});
+
 // Debian's chromium through puppeteer-core, as test/report/html.test.js: without it the test skips, unless
 // BENCH_REQUIRE lists chromium.
 const browserPath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((file) => {

@@ -13,7 +13,7 @@ import { distinct, poolWorkload } from '../aggregate.js';
 const BATCHED = new Set(['upsertEdges', 'removeEdges']);
 
 // Four significant digits: a database 100 times slower than the baseline keeps its figure.
-const significant = (value) => Number(value.toPrecision(4));
+const fourDigits = (value) => Number(value.toPrecision(4));
 const round3 = (value) => (typeof value === 'number' ? Math.round(value * 1000) / 1000 : value);
 const mib = (bytes) => bytes / 2 ** 20;
 
@@ -84,7 +84,7 @@ function gainsOf(results, baselineId, edgeLists) {
     const ratios = edgeLists.map((list) => [byList[list.id], results[baselineId]?.[list.id]])
       .filter(([own, base]) => own?.status === 'passed' && base?.status === 'passed' && own.requestsPerSec > 0 && base.requestsPerSec > 0)
       .map(([own, base]) => own.requestsPerSec / base.requestsPerSec);
-    return [id, ratios.length > 0 ? significant(ratios.reduce((sum, ratio) => sum + ratio, 0) / ratios.length) : null];
+    return [id, ratios.length > 0 ? fourDigits(ratios.reduce((sum, ratio) => sum + ratio, 0) / ratios.length) : null];
   }));
 }
 
@@ -104,9 +104,9 @@ export function graphModel({ workloads, databases, documents }) {
   const baselineId = databases[0].id;
   const block = {
     edgeLists,
-    workloads: names.map((name, index) => {
+    workloads: names.map((name) => {
       const results = Object.fromEntries(databases.map(({ id }) => [id, Object.fromEntries(edgeLists.map((list) => [
-        list.id, figures[id][list.id]?.[index] ?? { name, status: 'not run', reason: null },
+        list.id, figures[id][list.id]?.find((f) => f.name === name) ?? { name, status: 'not run', reason: null },
       ]))]));
       const operation = documents.map(({ result }) => result.workloads[name]?.operation).find(Boolean) ?? name;
       return { name, operation, batched: BATCHED.has(operation), results, gains: gainsOf(results, baselineId, edgeLists) };
@@ -116,7 +116,7 @@ export function graphModel({ workloads, databases, documents }) {
   return { block, warnings: [] };
 }
 
-// Rates as the publication printed them, readable from 1 to millions: whole numbers from 100 on.
+// Rates readable from a few a second (a batch of 500 edges per request) to millions: whole numbers from 100 on.
 function rate(value) {
   if (value >= 100) return formatCount(Math.round(value));
   return value.toFixed(value >= 10 ? 1 : 2);
@@ -244,8 +244,9 @@ export function graphDatasetLabel(dataset) {
   return `${dataset.id} (${dataset.name ?? '?'} edge list${scale}, seed ${dataset.seed ?? '?'})`;
 }
 
-// The CSV's workload rows gain the edge list and the graph figures (to 3 decimals); a report of several edge lists has no
-// single figure per workload and database, so its cells stay empty (the tables and the JSON have them per list).
+// The CSV's workload rows gain the edge list and the graph figures (to 3 decimals); a report of several edge
+// lists has no single figure per workload and database, so its cells stay empty (the tables and the JSON have
+// them per list).
 export const GRAPH_CSV = Object.freeze({
   columns: ['edge_list', 'requests_per_sec', 'edges_per_sec', 'read_bytes_per_request', 'written_bytes_per_request',
     'read_amplification', 'write_amplification', 'io_counted_in', 'disk_bytes_after'],
