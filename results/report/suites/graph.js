@@ -12,8 +12,9 @@ import { distinct, poolWorkload } from '../aggregate.js';
 // The publication measured its batched writes in edges per second.
 const BATCHED = new Set(['upsertEdges', 'removeEdges']);
 
-// Four significant digits: a database 100 times slower than the baseline keeps its figure.
-const fourDigits = (value) => Number(value.toPrecision(4));
+// Gains to two decimals as the publication printed them, and to two significant digits below 0.1, so that a
+// database a hundred times slower than the baseline keeps its figure.
+const toGain = (value) => (value >= 0.1 ? Math.round(value * 100) / 100 : Number(value.toPrecision(2)));
 const round3 = (value) => (typeof value === 'number' ? Math.round(value * 1000) / 1000 : value);
 const mib = (bytes) => bytes / 2 ** 20;
 
@@ -84,7 +85,7 @@ function gainsOf(results, baselineId, edgeLists) {
     const ratios = edgeLists.map((list) => [byList[list.id], results[baselineId]?.[list.id]])
       .filter(([own, base]) => own?.status === 'passed' && base?.status === 'passed' && own.requestsPerSec > 0 && base.requestsPerSec > 0)
       .map(([own, base]) => own.requestsPerSec / base.requestsPerSec);
-    return [id, ratios.length > 0 ? fourDigits(ratios.reduce((sum, ratio) => sum + ratio, 0) / ratios.length) : null];
+    return [id, ratios.length > 0 ? toGain(ratios.reduce((sum, ratio) => sum + ratio, 0) / ratios.length) : null];
   }));
 }
 
@@ -125,7 +126,6 @@ function rate(value) {
 const orNa = (value, format) => (typeof value === 'number' ? format(value) : 'n/a');
 const bytes = (value) => formatBytes(Math.round(value));
 const times = (value) => `${value < 10 ? value.toFixed(2) : formatCount(Math.round(value))}×`;
-// Two decimals as the publication printed them, two significant digits below 0.1.
 const gain = (value) => `${value >= 0.1 ? value.toFixed(2) : value.toPrecision(2)}x`;
 const alone = (report) => report.databases.length === 1;
 const blockId = (name) => `graph-${name.replace(/[^A-Za-z0-9]+/g, '-')}`;
