@@ -4,6 +4,7 @@ import { DuckDBDataChunkWriter } from '@duckdb/node-api';
 import { BenchError, ErrorCodes } from '../../core/errors.js';
 import { deleteDocument, getDocument, insertDocument, updateDocument } from './crud.js';
 import { firstColumn, rowsToDocuments, toCount } from './documents.js';
+import { graphOperations } from './graph.js';
 import { ConnectionPool } from './pool.js';
 import {
   countDocuments as countQueryDocuments, createCollection, dropCollection, importDocuments, indexCollection, runQuery,
@@ -50,6 +51,14 @@ export class DuckdbAdapter {
     this.#tables = namespaceTables(options.namespace);
     this.#file = databaseFile(options);
     this.#concurrency = Math.max(1, options.concurrency ?? 1);
+    // The graph suite's operations (graph.js): an edge collection is a temporary table of its own
+    // (`<ns>_tmp_g_edges`), so the namespace's reset and drop remove it with the others.
+    this.graph = graphOperations({
+      table: (name) => this.#tables.temp(`g_${name}`),
+      read: (sql, values) => this.#read(sql, values),
+      write: (sql, values) => this.#write(sql, values),
+      use: (work) => this.#connected.use(work),
+    });
   }
 
   async connect() {

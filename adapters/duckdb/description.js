@@ -1,3 +1,4 @@
+import { GRAPH_OPERATIONS } from '../../workloads/graph/operations.js';
 import { DuckdbAdapter } from './adapter.js';
 import { CASE_NAMES } from './queries.js';
 import { dropNamespace, plantForeign } from './test-support.js';
@@ -9,7 +10,7 @@ export default {
   driver: '@duckdb/node-api',
   supports: ['singleRead', 'singleWrite', 'singleWriteSync', 'aggregation',
              'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath',
-             'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument', ...CASE_NAMES],
+             'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument', ...CASE_NAMES, ...GRAPH_OPERATIONS],
   durability: {
     singleWrite: 'Write-ahead log fsynced on every commit (DuckDB has no weaker commit mode): survives a process crash and a power loss.',
     singleWriteSync: 'The same as singleWrite: every commit fsyncs the write-ahead log.',
