@@ -200,13 +200,14 @@ await yargs(hideBin(process.argv))
       baseline: { type: 'string', describe: 'the database shown as 100%', defaultDescription: 'arangodb when present, else the one that passed the most compared workloads (ties: first by id)' },
       dataset: { type: 'string', describe: 'report the results of this dataset id when the files hold several', defaultDescription: 'the latest dataset in the files, the others named on stderr' },
       'allow-mixed': { type: 'boolean', default: false, describe: 'report the results of every dataset together, and different operation counts (refused otherwise), with a warning' },
-      suite: { type: 'string', choices: suiteIds(), describe: 'report only the results of this suite (files of other suites are left out); queries: the published table per database, each database\'s load times, the normalised comparison per case and size' },
+      suite: { type: 'string', choices: suiteIds(), describe: 'report only the results of this suite (files of other suites are left out); queries: the published table per database, each database\'s load times, the normalised comparison per case and size; graph: requests per second per workload, database and edge list with the publication\'s gains, the import against the parse floor, bytes read and written per request, size on disk' },
     })
     .example('$0 report bench-results/', 'every result file in the directory, as a table')
     .example('$0 report bench-results/ --dataset synthetic-tiny-s1-g1', 'only the results of the tiny dataset')
     .example('$0 report bench-results/ --format html --out report.html', 'a self-contained page with the charts')
     .example('$0 report pg.json sqlite.json --baseline postgresql --format markdown', 'PostgreSQL = 100%')
-    .example('$0 report bench-results/ --suite queries', 'the query shootout: per case and collection size, min, max, avg and median seconds'), command(reportCommand))
+    .example('$0 report bench-results/ --suite queries', 'the query shootout: per case and collection size, min, max, avg and median seconds')
+    .example('$0 report bench-results/ --suite graph --format html --out graph.html', 'the graph operations with amplification and disk-size charts'), command(reportCommand))
   .command('compare <a> <b>', 'two result sets of one database (two versions or configurations): per-workload speedup median(a)/median(b) with a 95% interval (above 1: b is faster), and their geometric mean', (y) => y
     .positional('a', { type: 'string', describe: 'the reference: a result file or a directory of them' })
     .positional('b', { type: 'string', describe: 'the candidate: a result file or a directory of them' })
