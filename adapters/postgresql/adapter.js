@@ -8,6 +8,7 @@ import { BulkLoad, IMPORT_STREAMS, split } from '../bulk-load.js';
 import { REPORTED_SETTINGS, openPool } from './connection.js';
 import { CopyStream, copyLine } from './copy.js';
 import { deleteDocument, getDocument, insertDocument, updateDocument } from './crud.js';
+import { graphOperations } from './graph.js';
 import {
   countDocuments as countQueryDocuments, createCollection, dropCollection, importDocuments, indexCollection, runQuery,
 } from './queries.js';
@@ -110,6 +111,20 @@ export class PostgresAdapter {
     this.#bulk = new BulkLoad({
       streams: Math.min(IMPORT_STREAMS, options.concurrency),
       failed: (table, error) => copyFailed(label, table, error),
+    });
+    // The graph suite's operations (graph.js): an edge collection is a table of its own (`tmp_g_edges`), so the
+    // namespace's reset and drop remove it with the others.
+    this.graph = graphOperations({
+      label,
+      concurrency: options.concurrency,
+      table: (name) => this.#names.temp(`g_${name}`),
+      index: (name, suffix) => quote(assertIdentifier(label, 'index', `tmp_g_${name}_${suffix}`)),
+      bulk: this.#bulk,
+      connect: () => this.#connection.connect(),
+      query: this.#queryStore.query,
+      transaction: this.#queryStore.transaction,
+      rows: (text, values) => this.#run(text, values),
+      write: (text, values) => this.#write(false, text, values),
     });
   }
 
