@@ -68,7 +68,8 @@ for (const id of values.db.split(',')) {
   try {
     for (const path of paths) {
       const result = await importDataset({ adapter, description, options, dataset, force: true, server, offline: path !== 'online' });
-      const load = result.path === 'offline' ? ` + importer and restart ${seconds(result.loadMs)}` : '';
+      const load = result.path === 'offline'
+        ? ` + importer ${seconds(result.loadSteps.importerMs)} + server stopped, database swapped, server started ${seconds(result.loadSteps.replaceMs)}` : '';
       const why = result.onlineBecause ? ` (${result.onlineBecause})` : '';
       console.log(`${id} (${await adapter.serverVersion()}), ${result.path}${why}: ${seconds(result.ms)} = profiles ${seconds(result.profilesMs)} + relations ${seconds(result.relationsMs)}${load} + indexes ${seconds(result.indexesMs)}; ${(result.ms / (profilesFloor + relationsFloor)).toFixed(1)} x the floor`);
     }

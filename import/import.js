@@ -176,9 +176,8 @@ async function importFiles({ adapter, description, dataset, progress, importer }
     }));
   }
   const relationsDone = performance.now();
-  if (importer) {
-    await untilDone(progress, `${description.name}: importing the files offline and replacing the database`, () => importer.load());
-  }
+  const loadSteps = importer
+    && await untilDone(progress, `${description.name}: importing the files offline and replacing the database`, () => importer.load());
   const loadDone = performance.now();
   await untilDone(progress, `${description.name}: creating indexes`, () => adapter.createIndexes());
   const end = performance.now();
@@ -194,7 +193,7 @@ async function importFiles({ adapter, description, dataset, progress, importer }
     profilesMs: round3(profilesDone - begin),
     relationsMs: round3(relationsDone - profilesDone),
     // The offline importer's own time, the database's replacement included: the files above were only written.
-    ...(importer && { loadMs: round3(loadDone - relationsDone) }),
+    ...(importer && { loadMs: round3(loadDone - relationsDone), loadSteps }),
     indexesMs: round3(end - loadDone),
     profilesPerSec: Math.round(dataset.profiles / ((profilesDone - begin) / 1000)),
     relationsPerSec: Math.round(dataset.relations / ((relationsDone - profilesDone) / 1000)),

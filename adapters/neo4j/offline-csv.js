@@ -33,8 +33,22 @@ class CsvFile {
 
   async write(text) {
     if (this.error) throw this.error;
-    if (!this.#stream.write(text)) await Promise.race([once(this.#stream, 'drain'), once(this.#stream, 'error')]);
+    if (!this.#stream.write(text)) await this.#drained();
     if (this.error) throw this.error;
+  }
+
+  // Resolves on 'drain', or on an error, after which no 'drain' comes.
+  #drained() {
+    const stream = this.#stream;
+    return new Promise((resolve) => {
+      const done = () => {
+        stream.off('drain', done);
+        stream.off('error', done);
+        resolve();
+      };
+      stream.on('drain', done);
+      stream.on('error', done);
+    });
   }
 
   async close() {

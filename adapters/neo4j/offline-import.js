@@ -9,7 +9,9 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { BenchError, ErrorCodes } from '../../core/errors.js';
 import { logTail } from '../../server/process.js';
@@ -76,7 +78,9 @@ async function runImporter({ state, csv, database, staging }) {
   closeSync(log);
   const [code, signal] = await once(child, 'exit');
   if (code !== 0) {
-    throw new BenchError(ErrorCodes.IMPORT, `neo4j: neo4j-admin database import full ${signal ? `was ended by ${signal}` : `failed (exit code ${code})`}; `
+    // The JVM exits with 128 + the signal's number when a signal (Ctrl-C) ends it.
+    const ended = signal ?? Object.keys(os.constants.signals).find((name) => os.constants.signals[name] === code - 128);
+    throw new BenchError(ErrorCodes.IMPORT, `neo4j: neo4j-admin database import full ${ended ? `was ended by ${ended}` : `failed (exit code ${code})`}; `
       + `the server's database is untouched. The end of ${logFile}:\n${await logTail(logFile)}`);
   }
 }
@@ -123,7 +127,8 @@ async function waitUntilOnline(run, database) {
 
 // `{ refused: reason }` when the offline path may not be taken, else `{ importer }`: `importProfiles(docs)` and
 // `importRelations(edges)` write the CSV files, `load()` imports them and replaces the database (whose marker is
-// then `marker`, as written now), `discard()` removes what is left of the staging directory.
+// then `marker`, as written now) and resolves with the time of each step, `discard()` removes what is left of the
+// staging directory.
 export async function openOfflineImport({ server, run, names, database, marker, onReplaced }) {
   const refused = await refusal({ server, run, names, database });
   if (refused) return { refused };
@@ -140,9 +145,12 @@ export async function openOfflineImport({ server, run, names, database, marker, 
     importer: {
       importProfiles: (docs) => csv.writeProfiles(docs),
       importRelations: (edges) => csv.writeRelations(edges),
+      // Resolves with the importer's time and the replacement's (the server's stop and start included).
       async load() {
         await csv.close();
+        const begin = performance.now();
         await runImporter({ state, csv, database, staging });
+        const imported = performance.now();
         // The database may have gained someone else's data while the importer ran.
         const outside = await outsideNamespace(run, names);
         if (outside) {
@@ -152,6 +160,7 @@ export async function openOfflineImport({ server, run, names, database, marker, 
         await replaceDatabase({ state, server, database, staging });
         onReplaced();
         await waitUntilOnline(run, database);
+        return { importerMs: Math.round(imported - begin), replaceMs: Math.round(performance.now() - imported) };
       },
       async discard() {
         await csv.close().catch(() => {});
