@@ -13,8 +13,9 @@ import { quote } from './schema.js';
 
 // Seconds to wait for the vertex constraint's index to come online after the load.
 const INDEX_ONLINE_TIMEOUT_S = 600;
-// Bolt sends a JavaScript number as a FLOAT; the ids and weights go to the server as FLOATs (9 bytes each,
-// cheaper to encode than an Integer object per value) and are stored as INTEGERs by toInteger().
+// Bolt sends a JavaScript number as a FLOAT. A single id is bound as an INTEGER, the type the constraint's index
+// holds; lists of ids and weights go as FLOATs (cheaper to encode than an Integer object per value) and become
+// INTEGERs in the query (toInteger()).
 const int = (value) => neo4j.int(value);
 
 // The label, the relationship type and the constraint of collection `name`, quoted for Cypher text.
@@ -22,6 +23,17 @@ export function graphNames(names, name) {
   const { label, keyConstraint } = names.temp(`g_${name}`);
   const type = `${label}_EDGE`;
   return { label, type, keyConstraint, L: quote(label), T: quote(type) };
+}
+
+// A property no vertex has: setting it takes the node's write lock (adapter's crud.js does the same).
+const LOCK_PROPERTY = '`db-shootout lock`';
+
+// The head of a write: each vertex of `$ids` (distinct, ascending) found (MATCH) or found or created (MERGE) and
+// write-locked in that order, before the rest of the query runs (collect() waits for every row).
+function lockVertices(L, find) {
+  return `UNWIND $ids AS id ${find} (v:${L} {id: toInteger(id)})
+      SET v.${LOCK_PROPERTY} = true REMOVE v.${LOCK_PROPERTY}
+      WITH collect(v) AS locked`;
 }
 
 // Every statement of collection `name`. Ids are bound as INTEGER parameters, so the constraint's index is
@@ -48,15 +60,17 @@ export function graphStatements({ L, T, keyConstraint }) {
     // Aggregation without a grouping key answers one row even when nothing matches: 0 and 0.
     countFriends: `MATCH (v:${L} {id: $vertex})-[r:${T}]-() RETURN count(r), sum(r.weight)`,
     countFollowers: `MATCH (v:${L} {id: $vertex})<-[r:${T}]-() RETURN count(r), sum(r.weight)`,
-    // MERGE on the constrained id finds or creates each end; MERGE of the relationship between two bound nodes
-    // locks them, so two concurrent upserts of one pair make one relationship.
-    upsertEdge: `MERGE (a:${L} {id: $source}) MERGE (b:${L} {id: $target})
-      MERGE (a)-[r:${T}]->(b) SET r.weight = $weight`,
-    upsertEdges: `UNWIND $edges AS e MERGE (a:${L} {id: toInteger(e[0])}) MERGE (b:${L} {id: toInteger(e[1])})
+    // The writes take the write lock of every vertex they touch first, in ascending order of id, and only then
+    // touch relationships: two transactions lock their common vertices in the same order, so they queue instead
+    // of deadlocking (with MERGE alone, concurrent batches sharing vertices failed with DeadlockDetected).
+    // MERGE on the constrained id finds or creates each vertex; setting and removing a property no vertex has
+    // takes its write lock, which MERGE of a relationship between the locked nodes then relies on: one
+    // relationship per pair.
+    upsertEdges: `${lockVertices(L, 'MERGE')}
+      UNWIND $edges AS e MATCH (a:${L} {id: toInteger(e[0])}), (b:${L} {id: toInteger(e[1])})
       MERGE (a)-[r:${T}]->(b) SET r.weight = toInteger(e[2])`,
-    removeEdge: `MATCH ${vertex('source')}-[r:${T}]->${vertex('target')} DELETE r`,
-    removeEdges: `UNWIND $pairs AS p MATCH (:${L} {id: toInteger(p[0])})-[r:${T}]->(:${L} {id: toInteger(p[1])})
-      DELETE r`,
+    removeEdges: `${lockVertices(L, 'MATCH')}
+      UNWIND $pairs AS p MATCH (:${L} {id: toInteger(p[0])})-[r:${T}]->(:${L} {id: toInteger(p[1])}) DELETE r`,
   };
 }
 
@@ -90,6 +104,11 @@ export function newVertices({ length, source, target }, known) {
     add(target[i]);
   }
   return ids;
+}
+
+// The distinct ends of `edges`, ascending: the order in which a write locks them.
+export function verticesOf(edges) {
+  return [...new Set(edges.flatMap(({ source, target }) => [source, target]))].sort((a, b) => a - b);
 }
 
 const toEdge = (source, target, weight) => ({ source, target, weight });
@@ -180,20 +199,23 @@ export function graphOperations(store) {
       return { count: record.get(0), weight: record.get(1) };
     },
 
-    async upsertEdge(name, { source, target, weight }) {
-      await store.write(collection(name).cypher.upsertEdge, { source: int(source), target: int(target), weight: int(weight) });
+    // One edge is a batch of one: the same statement, its two vertices locked in order.
+    async upsertEdge(name, edge) {
+      await this.upsertEdges(name, [edge]);
     },
 
     async upsertEdges(name, edges) {
-      await store.write(collection(name).cypher.upsertEdges, { edges: edges.map((e) => [e.source, e.target, e.weight]) });
+      await store.write(collection(name).cypher.upsertEdges,
+        { ids: verticesOf(edges), edges: edges.map((e) => [e.source, e.target, e.weight]) });
     },
 
-    async removeEdge(name, { source, target }) {
-      await store.write(collection(name).cypher.removeEdge, { source: int(source), target: int(target) });
+    async removeEdge(name, pair) {
+      await this.removeEdges(name, [pair]);
     },
 
     async removeEdges(name, pairs) {
-      await store.write(collection(name).cypher.removeEdges, { pairs: pairs.map((p) => [p.source, p.target]) });
+      await store.write(collection(name).cypher.removeEdges,
+        { ids: verticesOf(pairs), pairs: pairs.map((p) => [p.source, p.target]) });
     },
   };
 }
