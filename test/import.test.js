@@ -204,6 +204,24 @@ test('the import summary shows the dataset lines repaired or skipped while readi
   assert.deepEqual(readLines(), ['dataset files read: profiles 2 lines repaired (invalid UTF-8)']);
 });
 
+test('the import summary names the offline path with the importer\'s time, or why the import went online', () => {
+  const result = {
+    db: { name: 'Neo4j', version: '5.26.30' },
+    dataset: { name: 'synthetic', scale: 'small', profiles: 5, relations: 5, seed: 1, readStats: null },
+    import: {
+      ms: 9000, profilesMs: 500, relationsMs: 400, loadMs: 8000, indexesMs: 100, profilesPerSec: 10, relationsPerSec: 12, path: 'offline',
+    },
+  };
+  const lines = formatImport(result).split('\n');
+  assert.equal(lines[1], 'import: 9.0 s offline, counts verified');
+  assert.ok(lines.includes('  load           8.0 s  (the importer, the server restarted on its database)'), lines.join('\n'));
+  result.import = { ...result.import, path: 'online', loadMs: undefined, onlineBecause: 'database "neo4j" holds nodes labelled X' };
+  const online = formatImport(result).split('\n');
+  assert.equal(online[1], 'import: 9.0 s, counts verified');
+  assert.equal(online[2], '  online: database "neo4j" holds nodes labelled X');
+  assert.ok(!online.some((line) => line.startsWith('  load')));
+});
+
 test('a foreign namespace is refused, by the import and by a suite that only claims it; an absent one is made', async () => {
   const namespace = `import_foreign_${process.pid}`;
   await memory.testSupport.plantForeign({ namespace });
