@@ -3,6 +3,7 @@ import { BulkLoad, IMPORT_STREAMS, split } from '../bulk-load.js';
 import { LoadStream, insertBatch } from './bulk.js';
 import { connectError, createPool, endpoint } from './connection.js';
 import { deleteDocument, getDocument, insertDocument, updateDocument } from './crud.js';
+import { graphOperations } from './graph.js';
 import {
   countDocuments as countQueryDocuments, createCollection, dropCollection, importDocuments, indexCollection, runQuery,
 } from './queries.js';
@@ -51,6 +52,19 @@ export class MysqlAdapter {
     this.#tables = namespaceTables(options.namespace);
     this.#paths = new PathFinder(this.#tables);
     this.#bulk = new BulkLoad({ streams: Math.min(IMPORT_STREAMS, options.concurrency), failed: loadFailed });
+    // The graph suite's operations (graph.js): an edge collection is a table of its own (`tmp_g_edges`) in the
+    // namespace's database, so resetNamespace() and dropNamespace remove it with the database.
+    this.graph = graphOperations({
+      table: (name) => this.#tables.temp(`g_${name}`),
+      bulk: this.#bulk,
+      getConnection: () => this.#connection.getConnection(),
+      serverLimits: async () => (this.#server ??= await this.#serverLimits()),
+      query: async (sql, values) => {
+        await this.#bulk.finish();
+        return this.#connection.query(sql, values);
+      },
+      execute: (sql, values) => this.#connection.execute(sql, values),
+    });
   }
 
   async connect() {

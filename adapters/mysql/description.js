@@ -1,3 +1,4 @@
+import { GRAPH_OPERATIONS } from '../../workloads/graph/operations.js';
 import { MysqlAdapter } from './adapter.js';
 import { CASE_NAMES } from './queries.js';
 import { dropNamespace, plantForeign } from './test-support.js';
@@ -9,7 +10,7 @@ export default {
   driver: 'mysql2',
   supports: ['singleRead', 'singleWrite', 'singleWriteSync', 'aggregation',
              'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath',
-             'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument', ...CASE_NAMES],
+             'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument', ...CASE_NAMES, ...GRAPH_OPERATIONS],
   durability: {
     singleWrite: 'One autocommit InnoDB INSERT, acknowledged at commit as the server\'s global ' +
       'innodb_flush_log_at_trx_commit decides (see settings): at 1, the default and the local server\'s ' +

@@ -3,6 +3,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CASE_NAMES } from '../../workloads/queries/cases.js';
+import { GRAPH_OPERATIONS } from '../../workloads/graph/operations.js';
 import mysql from '../../adapters/mysql/description.js';
 import { insertBatch, tsvChunks } from '../../adapters/mysql/bulk.js';
 import { openConnection } from '../../adapters/mysql/connection.js';
@@ -253,8 +254,8 @@ describe('mysql description', () => {
       'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath',
       'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument',
     ]);
-    // Every query case, in any order.
-    assert.deepStrictEqual([...mysql.supports.slice(13)].sort(), [...CASE_NAMES].sort());
+    // Every query case and every graph operation, in any order.
+    assert.deepStrictEqual([...mysql.supports.slice(13)].sort(), [...CASE_NAMES, ...GRAPH_OPERATIONS].sort());
     assert.deepStrictEqual(Object.keys(mysql.durability), ['singleWrite', 'singleWriteSync']);
     assert.equal(typeof mysql.testSupport.plantForeign, 'function');
   });
