@@ -1,0 +1,133 @@
+// The graph suite's edge table in MariaDB (adapters/mysql/graph.js): the rows it hands to LOAD DATA, and, against
+// the local server of `bench server start mariadb`, what the conformance cases do not look at: the key and index
+// the load leaves, the plans of the reads, a batch that fails as a whole, an import given up by close(). The
+// answers themselves are the conformance cases' (test/conformance/graph.js).
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import mysql from '../../adapters/mysql/description.js';
+import { openConnection } from '../../adapters/mysql/connection.js';
+import { edgeRows, rowParts } from '../../adapters/mysql/graph.js';
+import { serverTarget } from '../helpers/servers.js';
+
+const NAMESPACE = 'dbshootout_test_graph';
+const MAX = 2 ** 31 - 1;
+
+const batchOf = (edges) => ({
+  length: edges.length,
+  source: Int32Array.from(edges, ([source]) => source),
+  target: Int32Array.from(edges, ([, target]) => target),
+  weight: Int32Array.from(edges, ([, , weight]) => weight),
+});
+
+// Every edge of `count` from source 1 upwards, `perSource` targets each, in file order.
+function edgeList(count, perSource) {
+  const edges = [];
+  for (let i = 0; i < count; i += 1) {
+    const source = 1 + Math.floor(i / perSource);
+    edges.push([source, source + 1 + ((i * 7919) % 5000), i % 1000]);
+  }
+  return batchOf(edges.sort((a, b) => a[0] - b[0] || a[1] - b[1]));
+}
+
+const rowsOf = ({ indexes, toRow }) => indexes.map(toRow);
+
+describe('mysql graph: the rows of a batch', () => {
+  const batch = batchOf([[1, 2, 0], [1, MAX, MAX], [MAX, 1, 7], [300, 70000, 65536]]);
+
+  test('each edge is its three numbers as decimal text', () => {
+    assert.deepEqual(rowsOf(edgeRows(batch, 1, 3)), [['1', String(MAX), String(MAX)], [String(MAX), '1', '7']]);
+  });
+
+  test('a batch splits into consecutive slices, none empty, that hold every edge once', () => {
+    assert.deepEqual(rowParts(batch, 2).map(rowsOf), [[['1', '2', '0'], ['1', String(MAX), String(MAX)]],
+      [[String(MAX), '1', '7'], ['300', '70000', '65536']]]);
+    assert.deepEqual(rowParts(batch, 3).map((part) => part.indexes.length), [2, 2]);
+    assert.deepEqual(rowParts(batchOf([[5, 6, 1]]), 2).map(rowsOf), [[['5', '6', '1']]]);
+  });
+});
+
+const { options, skip } = serverTarget(mysql, { namespace: NAMESPACE });
+
+describe('mysql graph: the edge table', { skip }, () => {
+  const COLLECTION = 'edges';
+  const TABLE = `\`${NAMESPACE}\`.tmp_g_${COLLECTION}`;
+  const EDGES = edgeList(30000, 15);
+  let db;
+  let admin;
+
+  // EXPLAIN's rows as { table, type, key }, one per table access.
+  const plan = async (sql) => (await admin.query(`EXPLAIN ${sql}`))[0];
+
+  before(async () => {
+    db = mysql.create({ ...options, concurrency: 4 });
+    await db.connect();
+    await db.resetNamespace();
+    await db.graph.create(COLLECTION);
+    await db.graph.importEdges(COLLECTION, EDGES);
+    await db.graph.index(COLLECTION);
+    admin = await openConnection(options);
+  });
+
+  after(async () => {
+    await db?.close();
+    await admin?.end();
+    await mysql.testSupport.dropNamespace(options);
+  });
+
+  test('the load leaves the primary key on (source, target) and an index on (target, source)', async () => {
+    const [rows] = await admin.query(
+      `SELECT INDEX_NAME AS name, NON_UNIQUE AS nonUnique, GROUP_CONCAT(COLUMN_NAME ORDER BY SEQ_IN_INDEX) AS columns
+       FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? GROUP BY INDEX_NAME, NON_UNIQUE
+       ORDER BY INDEX_NAME`, [NAMESPACE, `tmp_g_${COLLECTION}`]);
+    assert.deepEqual(rows.map(({ name, nonUnique, columns }) => [name, Number(nonUnique), columns]),
+      [['PRIMARY', 0, 'source,target'], ['target_source', 1, 'target,source']]);
+    assert.equal(await db.graph.count(COLLECTION), EDGES.length);
+  });
+
+  test('every read is answered from the indexes, none by a full scan', async () => {
+    // A pair that exists: for an absent one the plan is an "Impossible WHERE", with no table access to show.
+    const [source, target] = [EDGES.source[100], EDGES.target[100]];
+    const reads = {
+      findEdge: [`SELECT weight FROM ${TABLE} WHERE source = ${source} AND target = ${target}`, ['PRIMARY']],
+      edgesOf: [`SELECT source, target, weight FROM ${TABLE} WHERE source = 7 UNION ALL SELECT source, target, weight FROM ${TABLE} WHERE target = 7`, ['PRIMARY', 'target_source']],
+      inEdges: [`SELECT source, target, weight FROM ${TABLE} WHERE target = 7`, ['target_source']],
+      friends: [`SELECT target FROM ${TABLE} WHERE source = 7 UNION SELECT source FROM ${TABLE} WHERE target = 7`, ['PRIMARY', 'target_source']],
+      countFollowers: [`SELECT COUNT(*), SUM(weight) FROM ${TABLE} WHERE target = 7`, ['target_source']],
+      removeEdges: [`DELETE FROM ${TABLE} WHERE (source, target) IN ((${source}, ${target}), (8, 10))`, null],
+    };
+    for (const [operation, [sql, keys]] of Object.entries(reads)) {
+      const accesses = (await plan(sql)).filter(({ table }) => table && !table.startsWith('<'));
+      const shown = JSON.stringify(accesses);
+      assert.ok(accesses.length > 0, `${operation}: ${shown}`);
+      for (const { type } of accesses) assert.notEqual(type, 'ALL', `${operation} scans the whole table: ${shown}`);
+      if (keys) assert.deepEqual(accesses.map(({ key }) => key), keys, `${operation}: ${shown}`);
+    }
+  });
+
+  test('upsertEdges is all or none: a batch with a negative weight changes nothing', async () => {
+    const first = { source: EDGES.source[0], target: EDGES.target[0], weight: EDGES.weight[0] };
+    const batch = [{ ...first, weight: first.weight + 1 }, { source: 90001, target: 90002, weight: 3 },
+      { source: 90003, target: 90004, weight: -1 }];
+    // STRICT_TRANS_TABLES (MariaDB's default sql_mode) refuses the value instead of storing 0.
+    await assert.rejects(db.graph.upsertEdges(COLLECTION, batch), /Out of range/);
+    assert.deepEqual(await db.graph.findEdge(COLLECTION, first.source, first.target), first);
+    assert.equal(await db.graph.findEdge(COLLECTION, 90001, 90002), null);
+    assert.equal(await db.graph.count(COLLECTION), EDGES.length);
+  });
+
+  test('diskUsage counts the table with its index, and 0 for a collection that does not exist', async () => {
+    // InnoDB's pages of 16 KiB: at least the clustered index and the target index.
+    assert.ok(await db.graph.diskUsage(COLLECTION) >= 2 * 16384);
+    assert.equal(await db.graph.diskUsage('absent'), 0);
+  });
+
+  test('close() during an import rolls its LOAD DATA back: the collection stays empty', async () => {
+    const other = mysql.create({ ...options, concurrency: 4 });
+    await other.connect();
+    await other.graph.create('given_up');
+    await other.graph.importEdges('given_up', edgeList(1000, 10));
+    await other.close();
+    assert.equal(await db.graph.count('given_up'), 0);
+    await db.graph.drop('given_up');
+  });
+});
