@@ -184,7 +184,7 @@ export function graphOperations(store) {
         (records) => records.forEach((record) => load.addEdge(record.out, record.in, record['@rid'])));
     },
 
-    // Every vertex's bags written once, scripts of UPDATE_PER_SCRIPT vertices side by side (no two touch the
+    // Every vertex's bags written once, scripts of UPDATES_PER_SCRIPT vertices side by side (no two touch the
     // same vertex), then the two indexes. OrientDB's planner keeps no statistics to refresh.
     async index(name) {
       const { names, sql } = collection(name);
