@@ -67,13 +67,34 @@ function tempStatements(temp) {
 
 const firstColumn = (records) => records.map((record) => record.get(0));
 
-// A promise that rejects when told to, handled from the start so that a close() without queries running
-// rejects nothing unhandled.
+// What rejects the queries still running when told to (close()). Each query listens for as long as it runs and
+// then lets go: a race against one shared promise that never settles keeps every query's result reachable from
+// that promise (a reaction per race), which ran the harness out of heap importing `full`.
 function closedSignal() {
-  let reject;
-  const promise = new Promise((_, rejectPromise) => { reject = rejectPromise; });
-  promise.catch(() => {});
-  return { promise, reject };
+  const listening = new Set();
+  let reason = null;
+  return {
+    reject(error) {
+      reason = error;
+      for (const reject of listening) reject(error);
+      listening.clear();
+    },
+    // A promise that rejects once reject() is called (at once when it was), handled from the start so that a
+    // close() rejects nothing unhandled, and release() to stop listening.
+    listen() {
+      let release = () => {};
+      const promise = new Promise((_, reject) => {
+        if (reason) {
+          reject(reason);
+          return;
+        }
+        listening.add(reject);
+        release = () => listening.delete(reject);
+      });
+      promise.catch(() => {});
+      return { promise, release };
+    },
+  };
 }
 
 // Consecutive relations from one profile as [_from, [_to, ...]]: the dataset lists relations by _from, so each
@@ -391,11 +412,12 @@ export class Neo4jAdapter {
   // driver-managed transaction would add BEGIN and COMMIT. Resolves to the records and the summary.
   #result = async (query, params = {}, mode = 'read') => {
     const session = this.#connection.session(sessionConfig(this.#options, mode));
-    const { promise: closed } = this.#closed;
+    const { promise: closed, release } = this.#closed.listen();
     try {
       return await Promise.race([session.run(query, params), closed]);
     } finally {
       await Promise.race([session.close(), closed.catch(() => {})]);
+      release();
     }
   };
 }
