@@ -8,7 +8,7 @@
 // old database is untouched.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -105,7 +105,10 @@ async function replaceDatabase({ state, server, database, staging }) {
     throw new BenchError(ErrorCodes.IMPORT, `neo4j: replacing database "${database}" ended without an outcome; `
       + `check \`npx bench server status neo4j\`. The end of ${logFile}:\n${await logTail(logFile)}`);
   }
-  if (!result.replaced) throw new BenchError(ErrorCodes.IMPORT, `neo4j: database "${database}" was not replaced: ${result.error}`);
+  if (!result.replaced) {
+    throw new BenchError(ErrorCodes.IMPORT, `neo4j: replacing database "${database}" with the imported one failed: ${result.error} `
+      + `(see ${logFile} and \`npx bench server status neo4j\`)`);
+  }
 }
 
 // The database answers once it is online again; the driver replaces the connections the stop closed.
@@ -127,8 +130,8 @@ async function waitUntilOnline(run, database) {
 
 // `{ refused: reason }` when the offline path may not be taken, else `{ importer }`: `importProfiles(docs)` and
 // `importRelations(edges)` write the CSV files, `load()` imports them and replaces the database (whose marker is
-// then `marker`, as written now) and resolves with the time of each step, `discard()` removes what is left of the
-// staging directory.
+// then `marker`, as written now) and resolves with the time of each step, `discard()` removes the staging
+// directory, all of it after a load that succeeded, all but the logs that an error names otherwise.
 export async function openOfflineImport({ server, run, names, database, marker, onReplaced }) {
   const refused = await refusal({ server, run, names, database });
   if (refused) return { refused };
@@ -141,6 +144,7 @@ export async function openOfflineImport({ server, run, names, database, marker, 
   mkdirSync(csvDir, { recursive: true });
   const csv = createCsvWriter(csvDir, names);
   await csv.writeMarker(marker);
+  let loaded = false;
   return {
     importer: {
       importProfiles: (docs) => csv.writeProfiles(docs),
@@ -160,11 +164,18 @@ export async function openOfflineImport({ server, run, names, database, marker, 
         await replaceDatabase({ state, server, database, staging });
         onReplaced();
         await waitUntilOnline(run, database);
+        loaded = true;
         return { importerMs: Math.round(imported - begin), replaceMs: Math.round(performance.now() - imported) };
       },
       async discard() {
         await csv.close().catch(() => {});
-        rmSync(staging, { recursive: true, force: true });
+        if (loaded) {
+          rmSync(staging, { recursive: true, force: true });
+          return;
+        }
+        for (const entry of readdirSync(staging)) {
+          if (!entry.endsWith('.log')) rmSync(path.join(staging, entry), { recursive: true, force: true });
+        }
       },
     },
   };

@@ -13,6 +13,7 @@ import { serverFamily, startServer, stopServer } from '../../server/index.js';
 import { runningServer } from '../../server/state.js';
 
 const neo4j = serverFamily('neo4j');
+const RETRY_MS = 5000;
 
 function locations({ dataDir, database, staging }) {
   const of = (root) => ({
@@ -42,6 +43,19 @@ function swap(job) {
   }
 }
 
+// A second try after a failed start: a server left stopped is the worst outcome, and one of its ports may have been
+// held for a moment by another process's connection while the server was down.
+async function startTwice(job) {
+  const start = () => startServer(neo4j, { cacheDir: job.cacheDir, port: job.port, version: job.release, javaHome: job.javaHome });
+  try {
+    return await start();
+  } catch (error) {
+    process.stderr.write(`the first start failed, trying again in ${RETRY_MS / 1000} s: ${error.message}\n`);
+    await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+    return start();
+  }
+}
+
 async function replace(job) {
   const running = runningServer(job.cacheDir, 'neo4j');
   if (running?.pid !== job.pid) {
@@ -55,10 +69,14 @@ async function replace(job) {
     failure = error;
   }
   // Started again whatever happened: with the new database, or with the old one when the swap failed.
-  const started = await startServer(neo4j, {
-    cacheDir: job.cacheDir, port: job.port, version: job.release, javaHome: job.javaHome,
-  });
-  if (failure) throw failure;
+  let started;
+  try {
+    started = await startTwice(job);
+  } catch (error) {
+    throw new Error(`${failure ? `the swap failed (${failure.message}, the old database is back in place)` : 'the new database is in place'}, `
+      + `but the server did not start again: ${error.message}`);
+  }
+  if (failure) throw new Error(`the swap failed (${failure.message}); the server runs again on the old database`);
   return started.pid;
 }
 

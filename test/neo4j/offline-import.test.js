@@ -7,7 +7,7 @@
 // Skips when Neo4j is not installed (`npx bench server install neo4j`), fails instead when BENCH_REQUIRE lists neo4j.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -18,10 +18,10 @@ import { defaultCacheDir } from '../../core/paths.js';
 import { prepareDataset } from '../../datasets/dataset.js';
 import { importDataset } from '../../import/import.js';
 import { serverFamily, startServer, stopServer } from '../../server/index.js';
+import { portIsFree } from '../../server/process.js';
 import { runningServer, serverDir } from '../../server/state.js';
 import { WORKLOAD_NAMES } from '../../workloads/social/workloads.js';
 import { BIN, spawnBench } from '../helpers/cli.js';
-import { freePort } from '../helpers/net.js';
 
 const server = serverFamily('neo4j');
 const installedLib = path.join(serverDir(defaultCacheDir(), 'neo4j'), 'lib');
@@ -34,6 +34,17 @@ const NAMESPACE = 'dbshootout_offline';
 // Two server starts and an importer run per offline import, on a shared two-core machine.
 const TIMEOUT_MS = 600_000;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// A Bolt port whose HTTP connector's port (213 below) is free too, both below the kernel's ephemeral range: the
+// server stops and starts again during the tests, and a port in that range may meanwhile become the local end of
+// some process's outgoing connection.
+async function serverPort() {
+  const [ephemeralLow] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * (ephemeralLow - 20_000));
+    if (await portIsFree(port) && await portIsFree(port - 213)) return port;
+  }
+}
 
 describe('neo4j offline import', { skip, timeout: TIMEOUT_MS * 4 }, () => {
   let cacheDir;
@@ -102,10 +113,7 @@ describe('neo4j offline import', { skip, timeout: TIMEOUT_MS * 4 }, () => {
     // The installed jars, shared: the release counts as installed in this cache too.
     mkdirSync(path.join(cacheDir, 'servers', 'neo4j'), { recursive: true });
     symlinkSync(installedLib, path.join(cacheDir, 'servers', 'neo4j', 'lib'));
-    let port = await freePort();
-    // The HTTP connector takes the port 213 below Bolt's.
-    while (port < 1237) port = await freePort();
-    const state = await startServer(server, { cacheDir, port });
+    const state = await startServer(server, { cacheDir, port: await serverPort() });
     options = {
       ...neo4j.connection.defaults, host: state.host, port: state.port, password: undefined, namespace: NAMESPACE,
       concurrency: 4, connectTimeoutMs: 10_000, dataDir: cacheDir,
@@ -175,7 +183,7 @@ describe('neo4j offline import', { skip, timeout: TIMEOUT_MS * 4 }, () => {
     assert.match(stderr, /neo4j-admin database import full was ended by SIGINT; the server's database is untouched/);
     assert.equal(runningServer(cacheDir, 'neo4j').pid, before, 'the server kept running');
     assert.equal((await marker()).imported, false, 'the namespace is an unfinished import');
-    assert.equal(existsSync(staging()), false, 'the staging directory is removed');
+    assert.deepEqual(readdirSync(staging()), ['neo4j-admin.log'], 'only the log the error names is kept');
 
     const again = await importOnce({ force: false });
     assert.equal(again.reused, false);
