@@ -115,7 +115,6 @@ export class PostgresAdapter {
     // The graph suite's operations (graph.js): an edge collection is a table of its own (`tmp_g_edges`), so the
     // namespace's reset and drop remove it with the others.
     this.graph = graphOperations({
-      label,
       concurrency: options.concurrency,
       table: (name) => this.#names.temp(`g_${name}`),
       index: (name, suffix) => quote(assertIdentifier(label, 'index', `tmp_g_${name}_${suffix}`)),

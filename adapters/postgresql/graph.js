@@ -3,7 +3,6 @@
 // loaded as a heap without any index by binary COPYs, then gets a unique index on (source, target), made its
 // primary key, and an index on (target, source), built side by side, and VACUUM (ANALYZE). Every operation is one
 // prepared statement; the batches bind their pairs as integer arrays. What the adapter lends, `store`:
-//   label                  the adapter's id, for messages
 //   concurrency            the pool's size, which bounds the index builds run side by side
 //   table(name)            the collection's quoted, schema-qualified table name, checked
 //   index(name, suffix)    the quoted name of one of its indexes, checked
@@ -17,7 +16,7 @@ import async from 'async';
 import { CopyStream } from './copy.js';
 
 // Each index build gets this much memory for its sort, in its session only: the full Pokec's 30.5 M pairs take
-// about 1.5 GB, and a sort that spills to disk (1 GB, no workers: two runs and a merge) took a quarter longer.
+// about 1.5 GB, and a sort that spilled to disk (1 GB, no workers: two runs and a merge) took 12 to 33% longer.
 const INDEX_BUILD_MEMORY = '2GB';
 
 // COPY's binary format: the signature, no flags, no header extension; then per row the field count and each
