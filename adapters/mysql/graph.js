@@ -194,7 +194,9 @@ export function graphOperations(store) {
       await store.execute(sql(name).upsertEdge, [source, target, weight]);
     },
 
+    // An empty batch would be an empty VALUES list, which is no statement: there is nothing to do.
     async upsertEdges(name, edges) {
+      if (edges.length === 0) return;
       await store.query(sql(name).upsertEdges, [edges.map(({ source, target, weight }) => [source, target, weight])]);
     },
 
@@ -203,6 +205,7 @@ export function graphOperations(store) {
     },
 
     async removeEdges(name, pairs) {
+      if (pairs.length === 0) return;
       await store.query(sql(name).removeEdges, [pairs.map(({ source, target }) => [source, target])]);
     },
   };

@@ -115,6 +115,12 @@ describe('mysql graph: the edge table', { skip }, () => {
     assert.equal(await db.graph.count(COLLECTION), EDGES.length);
   });
 
+  test('empty batches write nothing and succeed', async () => {
+    await db.graph.upsertEdges(COLLECTION, []);
+    await db.graph.removeEdges(COLLECTION, []);
+    assert.equal(await db.graph.count(COLLECTION), EDGES.length);
+  });
+
   test('diskUsage counts the table with its index, and 0 for a collection that does not exist', async () => {
     // InnoDB's pages of 16 KiB: at least the clustered index and the target index.
     assert.ok(await db.graph.diskUsage(COLLECTION) >= 2 * 16384);

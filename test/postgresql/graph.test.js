@@ -128,6 +128,12 @@ describe('postgresql graph: the edge table', { skip }, () => {
     assert.equal(await db.graph.count(COLLECTION), EDGES.length);
   });
 
+  test('empty batches write nothing and succeed', async () => {
+    await db.graph.upsertEdges(COLLECTION, []);
+    await db.graph.removeEdges(COLLECTION, []);
+    assert.equal(await db.graph.count(COLLECTION), EDGES.length);
+  });
+
   test('diskUsage counts the table with its indexes, and 0 for a collection that does not exist', async () => {
     const { rows: [[heap]] } = await admin.query({ text: 'SELECT pg_relation_size($1::regclass)::float8', values: [TABLE], rowMode: 'array' });
     const bytes = await db.graph.diskUsage(COLLECTION);
