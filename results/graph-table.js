@@ -57,7 +57,7 @@ export function graphFigures(result) {
 }
 
 const cell = (value, format) => (value === null || value === undefined ? '' : format(value));
-const rate = (value) => formatCount(Math.round(value));
+const rate = (value) => (value < 10 ? value.toFixed(1) : formatCount(Math.round(value)));
 const bytes = (value) => formatBytes(Math.round(value));
 const times = (value) => `${value < 10 ? value.toFixed(2) : Math.round(value)}×`;
 

@@ -99,7 +99,8 @@ export function formatTable(result) {
   if (result.import && result.suite === 'queries') {
     lines.push(`${queryImportLine(result.import)}${diskNote(result.import)}`);
   } else if (result.import && result.suite === 'graph') {
-    lines.push(`${graphImportLine(result.import)}${diskNote(result.import)}`);
+    // The edge collection's own size, when the adapter tells it, stands for the namespace's.
+    lines.push(`${graphImportLine(result.import)}${typeof result.import.collectionBytes === 'number' ? '' : diskNote(result.import)}`);
   } else if (result.import) {
     lines.push(result.import.reused
       ? `import: reused the data imported at ${result.import.importedAt}${diskNote(result.import)}`
