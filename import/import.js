@@ -1,7 +1,9 @@
 // Bulk loading: stream the dataset's files through the adapter's batch import, build the indexes, check the
 // counts. Reading a file hashes its bytes in the same pass, and a file that no longer hashes to the manifest's
 // sha256 fails the import. A namespace whose marker says it holds this very dataset, completely imported from
-// files with the manifest's checksums, is reused without reading the files.
+// files with the manifest's checksums, is reused without reading the files. An adapter with an offline importer
+// (Neo4j's) may take the batches into its own files instead, and load those itself, when it allows that for the
+// run's server; the result records the path taken.
 import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { BenchError, ErrorCodes } from '../core/errors.js';
