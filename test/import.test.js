@@ -12,6 +12,7 @@ import memory from '../adapters/memory/description.js';
 import { prepareDataset } from '../datasets/dataset.js';
 import { claimNamespace, importDataset } from '../import/import.js';
 import { formatImport } from '../results/import-summary.js';
+import { formatTable } from '../results/table.js';
 
 const FLUSH_MS = 300;
 const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'bench-import-'));
@@ -220,6 +221,26 @@ test('the import summary names the offline path with the importer\'s time, or wh
   assert.equal(online[1], 'import: 9.0 s, counts verified');
   assert.equal(online[2], '  online: database "neo4j" holds nodes labelled X');
   assert.ok(!online.some((line) => line.startsWith('  load')));
+});
+
+test('bench run\'s import line names the offline path with the importer\'s time, or why the import went online', () => {
+  const result = {
+    db: { name: 'Neo4j', version: '5.26.30', kind: 'server', execution: 'parallel' },
+    dataset: { name: 'synthetic', scale: 'small', profiles: 5, relations: 5, seed: 1, readStats: null },
+    config: { concurrency: 25, runs: 1 },
+    resources: null,
+    complete: true,
+    workloads: {},
+    import: {
+      reused: false, ms: 9000, profilesMs: 500, relationsMs: 400, loadMs: 8000, indexesMs: 100, profilesPerSec: 10, relationsPerSec: 12, path: 'offline',
+    },
+  };
+  const importLine = () => formatTable(result).split('\n').find((line) => line.startsWith('import:'));
+  assert.match(importLine(), /^import: .* s \(profiles 10\/s, relations 12\/s, indexes .* s; offline: importer and restart 8.* s\)$/);
+  result.import = { ...result.import, path: 'online', loadMs: undefined, onlineBecause: 'database "neo4j" holds nodes labelled X' };
+  assert.match(importLine(), /indexes .* s; online: database "neo4j" holds nodes labelled X\)$/);
+  result.import = { ...result.import, onlineBecause: undefined };
+  assert.match(importLine(), /indexes [\d.]+ s\)$/);
 });
 
 test('a foreign namespace is refused, by the import and by a suite that only claims it; an absent one is made', async () => {
