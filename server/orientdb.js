@@ -3,9 +3,11 @@
 // XML listeners to 127.0.0.1 and our ports; its root password comes from BENCH_ORIENTDB_PASSWORD, or the
 // documented local-only default, and is never written anywhere by the harness.
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { BenchError, ErrorCodes, usageError } from '../core/errors.js';
+import { chooseJava } from './java.js';
 import { fetchArtifact } from './maven.js';
 import { LOCALHOST, requireFreePort, run, waitUntilAccepting } from './process.js';
 import { parseVersion } from './versions.js';
@@ -23,6 +25,27 @@ const START_TIMEOUT_MS = 120_000;
 // The tarball unpacks into orientdb-community-<version>/.
 const DISTRIBUTION = /^orientdb-community-(\d.*)$/;
 const home = (dir, release) => path.join(dir, `orientdb-community-${release}`);
+
+// The offline importer (adapters/orientdb/offline-import.js): a Java program compiled against the release's own
+// jars, so that the database it writes is the one this server reads. Java 11 APIs; the server's Java runs it.
+const IMPORTER_SOURCE = fileURLToPath(new URL('../adapters/orientdb/java/OfflineImport.java', import.meta.url));
+export const IMPORTER_CLASS = 'OfflineImport';
+export const IMPORTER_JAVA = 11;
+
+// { classpath } of the compiled importer of the release in `dir`, compiled now with `javaHome`'s javac when it
+// is missing or older than its source.
+export async function importerClasspath({ dir, release, javaHome }) {
+  const root = home(dir, release);
+  const classes = path.join(root, 'offline-import');
+  const compiled = path.join(classes, `${IMPORTER_CLASS}.class`);
+  if (!existsSync(compiled) || statSync(compiled).mtimeMs < statSync(IMPORTER_SOURCE).mtimeMs) {
+    const javac = path.join(javaHome, 'bin', 'javac');
+    if (!existsSync(javac)) throw new BenchError(ErrorCodes.USAGE, `${javaHome} has no javac to compile ${IMPORTER_SOURCE} with (a JRE, not a JDK)`);
+    mkdirSync(classes, { recursive: true });
+    await run(javac, ['--release', String(IMPORTER_JAVA), '-nowarn', '-d', classes, '-cp', `${path.join(root, 'lib')}/*`, IMPORTER_SOURCE]);
+  }
+  return `${path.join(root, 'lib')}/*${path.delimiter}${classes}`;
+}
 
 function listen(config, protocol, port) {
   const pattern = new RegExp(`(<listener[^>]*protocol="${protocol}"[^>]*?)ip-address="[^"]*"([^>]*?)port-range="[^"]*"`);
@@ -62,6 +85,14 @@ export default {
     const tarball = await fetchArtifact({ ...ARTIFACT, version: release });
     mkdirSync(dir, { recursive: true });
     await run('tar', ['xzf', tarball, '-C', dir]);
+    // The server runs without it: an import then tries again with the server's JDK, or takes the online path.
+    try {
+      const java = chooseJava({ needs: IMPORTER_JAVA, who: `the offline importer of OrientDB ${release}` });
+      log(`compiling the offline importer with ${java.home}`);
+      await importerClasspath({ dir, release, javaHome: java.home });
+    } catch (error) {
+      log(`the offline importer was not compiled: ${error.message.split('\n')[0]}`);
+    }
   },
 
   async start({ dir, port, release = DEFAULT_VERSION, java }) {

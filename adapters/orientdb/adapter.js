@@ -10,6 +10,7 @@ import {
 import { deleteDocument, getDocument, insertDocument, updateDocument } from './crud.js';
 import { DOCUMENT_JSON, parseDocument } from './documents.js';
 import { graphOperations } from './graph.js';
+import { openOfflineImport } from './offline-import.js';
 import { ImportState, MAX_PENDING_RELATIONS } from './relations.js';
 import {
   countDocuments as countQueryDocuments, createCollection, dropCollection, importDocuments, indexCollection, runQuery,
@@ -256,6 +257,28 @@ export class OrientDBAdapter {
   async counts() {
     const [row] = await this.#query(STATEMENTS.counts);
     return { profiles: row?.profiles ?? 0, relations: row?.relations ?? 0 };
+  }
+
+  // The offline importer (offline-import.js), for the server `bench server` runs: `{ refused: reason }` otherwise.
+  // The namespace is created first when absent, so that the unfinished marker has a database to go to until the
+  // imported one replaces it.
+  async offlineImport({ server, marker }) {
+    const opened = openOfflineImport({
+      server, marker, database: this.#database, namespaceScript: createNamespaceScript(),
+      replace: (move) => this.#replaceDatabase(move),
+    });
+    if (opened.importer && !this.#sessions) await this.resetNamespace();
+    return opened;
+  }
+
+  // The server drops the database and opens the one `move()` puts in its directory.
+  async #replaceDatabase(move) {
+    await this.#closeSessions();
+    await dropDatabase(this.#connected, this.#database);
+    move();
+    this.#sessions = await openSessions(this.#label, this.#options, this.#connected, this.#database);
+    this.#import = new ImportState();
+    this.#tempNames.clear();
   }
 
   // The RIDs of profiles imported by another adapter instance are read from the database, once.
