@@ -24,11 +24,19 @@ const ONLINE_TIMEOUT_MS = 120_000;
 const POLL_MS = 500;
 const ADMIN_TOOL = 'org.neo4j.cli.AdminTool';
 
+// Names shown of each kind found outside the namespace; a shared database may hold dozens.
+const NAMES_SHOWN = 5;
+
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function listNames(names) {
+  const more = names.length - NAMES_SHOWN;
+  return `${names.slice(0, NAMES_SHOWN).join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
+}
 
 // What the database holds outside the namespace, described, or null when nothing. Labels and relationship types
 // in use come from the token lists; a node without any label only from a scan of the nodes.
-export async function outsideNamespace(run, names) {
+async function outsideNamespace(run, names) {
   const labels = (await run('CALL db.labels() YIELD label RETURN label'))
     .map((record) => record.get(0)).filter((label) => !names.ownsLabel(label));
   const types = (await run('CALL db.relationshipTypes() YIELD relationshipType RETURN relationshipType'))
@@ -38,10 +46,10 @@ export async function outsideNamespace(run, names) {
   const schema = (await run("SHOW INDEXES YIELD name, type WHERE type <> 'LOOKUP' RETURN name"))
     .map((record) => record.get(0)).filter((name) => !names.ownsSchemaName(name));
   const found = [
-    labels.length > 0 && `nodes labelled ${labels.join(', ')}`,
-    types.length > 0 && `relationships of type ${types.join(', ')}`,
+    labels.length > 0 && `nodes labelled ${listNames(labels)}`,
+    types.length > 0 && `relationships of type ${listNames(types)}`,
     unlabelled > 0 && `${unlabelled} node${unlabelled === 1 ? '' : 's'} without a label`,
-    schema.length > 0 && `index${schema.length === 1 ? '' : 'es'} ${schema.join(', ')}`,
+    schema.length > 0 && `index${schema.length === 1 ? '' : 'es'} ${listNames(schema)}`,
   ].filter(Boolean);
   return found.length > 0 ? found.join(', ') : null;
 }
