@@ -30,6 +30,7 @@ export const connectionOptions = {
   database: { type: 'string', describe: 'database name (embedded databases: the file)' },
   namespace: { type: 'string', default: 'dbshootout', describe: 'prefix of everything the harness creates; nothing outside it is touched' },
   'connect-timeout': { type: 'number', default: 10, describe: 'seconds to wait for a connection' },
+  driver: { type: 'string', describe: 'the client driver, for a database with several (see `bench list`): postgresql pg or postgres', defaultDescription: 'the adapter\'s first' },
 };
 
 // Every numeric flag of every command and its range (`above`: an exclusive minimum); one check for all of
@@ -158,7 +159,21 @@ export function adapterOptions(description, argv) {
     concurrency: argv.concurrency,
     connectTimeoutMs: Math.round(argv['connect-timeout'] * 1000),
     dataDir: argv['cache-dir'],
+    driver: selectDriver(description, argv.driver),
   };
+}
+
+// --driver: one of the adapter's `drivers`, the first by default; a usage error for any other, and for a database
+// with one driver.
+export function selectDriver(description, name) {
+  const drivers = description.drivers ?? (description.driver ? [description.driver] : []);
+  if (name === undefined) return drivers[0] ?? null;
+  if (Array.isArray(name)) throw usageError(`--driver is given ${name.length} times; give it once`);
+  if (drivers.length < 2) {
+    throw usageError(`--driver ${name}: ${description.name} has ${drivers.length === 0 ? 'no driver to choose' : `one driver, ${drivers[0]}`}`);
+  }
+  if (!drivers.includes(name)) throw usageError(`unknown driver "${name}" for ${description.name}; valid drivers: ${drivers.join(', ')}`);
+  return name;
 }
 
 // The local server process whose CPU and memory a run samples: the one --server-pid names, else the one

@@ -45,15 +45,16 @@ export async function connectAdapter(description, options) {
   return adapter;
 }
 
-// What a result records of the database: versions, driver, durability claims and the server's settings.
-export async function describeDb(description, adapter) {
+// What a result records of the database: versions, driver (the one selected, `--driver`), durability claims and
+// the server's settings.
+export async function describeDb(description, adapter, driver = description.driver) {
   return {
     id: description.id,
     name: description.name,
     version: await adapter.serverVersion(),
     kind: description.kind,
     execution: description.execution,
-    driver: description.driver ? { name: description.driver, version: packageVersion(description.driver) } : null,
+    driver: driver ? { name: driver, version: packageVersion(driver) } : null,
     durability: description.durability,
     durablePerWrite: description.durablePerWrite ?? [],
     settings: adapter.settings ? await adapter.settings() : {},
@@ -297,7 +298,7 @@ export async function runBenchmark({
   try {
     result = createResult({
       suite: suite.id,
-      db: await describeDb(description, setupAdapter),
+      db: await describeDb(description, setupAdapter, adapterOptions.driver),
       dataset: suite.describeData(dataset),
       config,
       command,

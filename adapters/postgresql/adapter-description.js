@@ -11,6 +11,8 @@ export function adapterDescription({ id, name, model, queries }) {
     name,
     kind: 'server',
     driver: 'pg',
+    // `--driver`: pg, the default, or postgres (porsager's, pipelined) for the timed operations (postgres-driver.js).
+    drivers: ['pg', 'postgres'],
     supports: ['singleRead', 'singleWrite', 'singleWriteSync', 'aggregation',
                'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath',
                'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument', ...CASE_NAMES],

@@ -6,6 +6,7 @@ import async from 'async';
 import { BenchError, ErrorCodes } from '../../core/errors.js';
 import { BulkLoad, IMPORT_STREAMS, split } from '../bulk-load.js';
 import { REPORTED_SETTINGS, openPool } from './connection.js';
+import { openPostgresDriver } from './postgres-driver.js';
 import { CopyStream, copyLine } from './copy.js';
 import { deleteDocument, getDocument, insertDocument, updateDocument } from './crud.js';
 import { graphOperations } from './graph.js';
@@ -68,6 +69,9 @@ export class PostgresAdapter {
   #sql;
   #tempSql = new Map();
   #pool = null;
+  // The operations' connections when `options.driver` is 'postgres' (postgres-driver.js); null with pg, whose
+  // pool then serves them too.
+  #postgres = null;
   // The import phase under way, streamed through COPYs (../bulk-load.js).
   #bulk;
   // Prepared statement names by SQL text; every connection of the pool prepares a statement on first use.
@@ -102,6 +106,11 @@ export class PostgresAdapter {
         await this.#bulk.finish();
         return this.#connection.query(config);
       },
+      // A case's statement, through the selected driver.
+      run: async (config) => {
+        await this.#bulk.finish();
+        return this.#postgres ? this.#postgres.query(config) : this.#connection.query(config);
+      },
       transaction: async (work) => {
         await this.#bulk.finish();
         return this.#transaction(work);
@@ -129,14 +138,26 @@ export class PostgresAdapter {
 
   async connect() {
     if (this.#pool) return;
-    this.#pool = await openPool(this.#label, this.#options);
+    const pool = await openPool(this.#label, this.#options);
+    if (this.#options.driver === 'postgres') {
+      try {
+        this.#postgres = await openPostgresDriver(this.#label, this.#options);
+      } catch (error) {
+        await pool.end();
+        throw error;
+      }
+    }
+    this.#pool = pool;
   }
 
   async close() {
     this.#bulk.abort();
     const pool = this.#pool;
+    const postgres = this.#postgres;
     this.#pool = null;
+    this.#postgres = null;
     if (!pool) return;
+    await postgres?.end();
     // end() serves no request still waiting for a connection: each would stay pending until its connection
     // timeout, on a timer that does not keep the process alive. They get their connection and finish first;
     // end() then waits for the queries in flight.
@@ -435,6 +456,7 @@ export class PostgresAdapter {
   // One prepared statement on a connection whose synchronous_commit is singleWrite's (off) or singleWriteSync's
   // (on, durable).
   async #write(durable, text, values) {
+    if (this.#postgres) return this.#postgres.write(durable, text, values);
     return this.#withClient(async (client) => {
       await this.#setCommitMode(client, durable ? 'on' : 'off');
       return client.query(this.#prepared(text, values));
@@ -466,6 +488,7 @@ export class PostgresAdapter {
   }
 
   async #run(text, values) {
+    if (this.#postgres) return this.#postgres.rows(text, values);
     return (await this.#connection.query(this.#prepared(text, values))).rows;
   }
 

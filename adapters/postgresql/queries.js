@@ -14,6 +14,7 @@
 //   table(name)                        the collection's quoted, schema-qualified table name, checked
 //   index(name, field)                 the quoted name of the collection's index on that field
 //   query(config)                      pg's result of one statement (text, values, rowMode), after any import
+//   run(config)                        the same of a case's statement, through the selected driver
 //   transaction(work)                  work(client) in one transaction, on one connection of the pool
 //   copy(table, columns, docs, line)   a batch streamed into the table by COPY (one line per document)
 import { INDEXES } from '../../workloads/queries/data.js';
@@ -150,6 +151,6 @@ export async function runQuery(store, model, caseName, name, params) {
   if (!Object.hasOwn(CASES, caseName)) throw new Error(`postgresql: unknown query case ${caseName}`);
   const { sql, rows, values = [] } = CASES[caseName](model, params);
   const text = sql.replaceAll('$t', store.table(name));
-  const result = await store.query({ text, values, rowMode: rows === 'objects' ? undefined : 'array' });
+  const result = await store.run({ text, values, rowMode: rows === 'objects' ? undefined : 'array' });
   return rows === 'values' ? result.rows.map((row) => row[0]) : result.rows;
 }
