@@ -29,10 +29,15 @@ for (const id of adapterIds()) {
     ? serverTarget(description, { namespace: NAMESPACE })
     : embeddedTarget(description);
   describe(`conformance: ${id}`, { skip }, () => {
-    // A server keeps what the suite created; the suite's namespaces are its own to remove.
-    after(() => description.testSupport?.dropNamespace?.(options));
+    // A server keeps what the suite created; the suite's namespaces are its own to remove, once one of its cases
+    // ran (a --test-name-pattern that selects none of them leaves another run's namespaces alone).
+    let ran = false;
+    after(() => (ran ? description.testSupport?.dropNamespace?.(options) : undefined));
     for (const { name, run, skip: caseSkip } of conformanceCases(description)) {
-      test(name, { skip: caseSkip }, () => run({ options }));
+      test(name, { skip: caseSkip }, () => {
+        ran = true;
+        return run({ options });
+      });
     }
   });
 }
