@@ -21,6 +21,9 @@ const CACHE_SIZE_KIB = 256 * 1024;
 // The largest mapping this build of SQLite accepts (SQLITE_MAX_MMAP_SIZE); larger values are silently capped.
 const MMAP_SIZE_BYTES = 0x7fff0000;
 const SYNCHRONOUS_NAMES = ['OFF', 'NORMAL', 'FULL', 'EXTRA'];
+// Rows per INSERT of the bulk import: each statement call has a fixed cost, which one call per 100 rows pays
+// once (the graph suite's load measured 2.2 times the CPU with one row per call).
+const IMPORT_ROWS = 100;
 const TEMP_STORE_NAMES = ['DEFAULT', 'FILE', 'MEMORY'];
 
 export class SqliteAdapter {
@@ -185,16 +188,38 @@ export class SqliteAdapter {
   // --- bulk import ---
 
   async importProfiles(docs) {
-    const insert = this.#statement(`INSERT INTO ${this.#tables.profiles} (_key, doc) VALUES (?, ?)`);
-    this.#bulk(() => {
-      for (const doc of docs) insert.run(doc._key, JSON.stringify(doc));
+    this.#insertRows(this.#tables.profiles, '_key, doc', docs, (doc, values, at) => {
+      values[at] = doc._key;
+      values[at + 1] = JSON.stringify(doc);
     });
   }
 
   async importRelations(edges) {
-    const insert = this.#statement(`INSERT INTO ${this.#tables.relations} (_from, _to) VALUES (?, ?)`);
+    this.#insertRows(this.#tables.relations, '_from, _to', edges, (edge, values, at) => {
+      values[at] = edge._from;
+      values[at + 1] = edge._to;
+    });
+  }
+
+  // A batch as statements of IMPORT_ROWS rows each and one statement per remaining row, in one transaction.
+  // `fill(row, values, at)` puts a row's two values at values[at] and values[at + 1].
+  #insertRows(table, columns, rows, fill) {
+    const insert = (count) => this.#statement(
+      `INSERT INTO ${table} (${columns}) VALUES ${Array(count).fill('(?, ?)').join(', ')}`);
+    const many = insert(IMPORT_ROWS);
+    const one = insert(1);
+    const values = new Array(2 * IMPORT_ROWS);
+    const single = new Array(2);
     this.#bulk(() => {
-      for (const edge of edges) insert.run(edge._from, edge._to);
+      let i = 0;
+      for (; i + IMPORT_ROWS <= rows.length; i += IMPORT_ROWS) {
+        for (let row = 0; row < IMPORT_ROWS; row += 1) fill(rows[i + row], values, 2 * row);
+        many.run(values);
+      }
+      for (; i < rows.length; i += 1) {
+        fill(rows[i], single, 0);
+        one.run(single);
+      }
     });
   }
 
