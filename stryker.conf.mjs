@@ -34,6 +34,10 @@ const SCOPES = {
     mutate: ['workloads/**/*.js'],
     tests: ['test/workloads/compare.test.js', 'test/workloads/checks.test.js', 'test/validation.test.js', 'test/suites/crud.test.js', 'test/suites/mixed.test.js', 'test/workloads/declarations.test.js'],
   },
+  graph: {
+    mutate: ['workloads/graph/check.js', 'workloads/graph/reference.js', 'workloads/graph/params.js', 'workloads/graph/workloads.js'],
+    tests: ['test/graph.test.js'],
+  },
   import: {
     mutate: ['import/**/*.js'],
     tests: ['test/import.test.js'],
