@@ -313,18 +313,29 @@ export class PostgresAdapter {
 
   // The primary key and both relation indexes are built after the load, each in its own session so the builds
   // run in parallel (as far as the pool allows). VACUUM then sets the visibility map, so graph queries read the
-  // covering indexes alone (index-only scans), and ANALYZE gives the planner its statistics.
+  // covering indexes alone (index-only scans), and ANALYZE gives the planner its statistics. The relation
+  // indexes take longest and start first; the profiles' VACUUM follows their small primary key on its session
+  // while they still build (a table's VACUUM waits for the index builds on it).
   async createIndexes() {
     await this.#bulk.finish();
     const builds = createIndexesSql(this.#names);
-    await async.eachLimit(builds, Math.min(builds.length, this.#options.concurrency), async (sql) =>
-      this.#transaction(async (client) => {
-        await client.query(`SET LOCAL maintenance_work_mem = '${INDEX_BUILD_MEMORY}'`);
-        await client.query(sql);
-      }));
     const { profiles, relations } = this.#names;
-    await async.eachLimit([profiles, relations], Math.min(2, this.#options.concurrency),
-      async (table) => this.#connection.query(`VACUUM (ANALYZE) ${table}`));
+    const sessions = [
+      ...builds.relations.map((sql) => () => this.#buildIndex(sql)),
+      async () => {
+        await this.#buildIndex(builds.profiles);
+        await this.#connection.query(`VACUUM (ANALYZE) ${profiles}`);
+      },
+    ];
+    await async.eachLimit(sessions, Math.min(sessions.length, this.#options.concurrency), async (session) => session());
+    await this.#connection.query(`VACUUM (ANALYZE) ${relations}`);
+  }
+
+  async #buildIndex(sql) {
+    await this.#transaction(async (client) => {
+      await client.query(`SET LOCAL maintenance_work_mem = '${INDEX_BUILD_MEMORY}'`);
+      await client.query(sql);
+    });
   }
 
   async counts() {

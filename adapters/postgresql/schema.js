@@ -108,15 +108,17 @@ export function createNamespaceSql(names, model) {
   `;
 }
 
-// Run one by one, each in its own session, so the three builds proceed in parallel. A relation's two ends are
-// nearly always a unique pair, so B-tree deduplication would find nothing to merge: without it the build of
-// the full dataset's indexes takes about 12% less time, and the indexes have the same size.
+// Each run in its own session, so the three builds proceed in parallel. A relation's two ends are nearly always
+// a unique pair, so B-tree deduplication would find nothing to merge: without it the build of the full dataset's
+// indexes takes about 12% less time, and the indexes have the same size.
 export function createIndexesSql(names) {
-  return [
-    `ALTER TABLE ${names.profiles} ADD CONSTRAINT profiles_pkey PRIMARY KEY (_key)`,
-    `CREATE INDEX relations_from ON ${names.relations} (_from, _to) WITH (deduplicate_items = off)`,
-    `CREATE INDEX relations_to ON ${names.relations} (_to, _from) WITH (deduplicate_items = off)`,
-  ];
+  return {
+    profiles: `ALTER TABLE ${names.profiles} ADD CONSTRAINT profiles_pkey PRIMARY KEY (_key)`,
+    relations: [
+      `CREATE INDEX relations_from ON ${names.relations} (_from, _to) WITH (deduplicate_items = off)`,
+      `CREATE INDEX relations_to ON ${names.relations} (_to, _from) WITH (deduplicate_items = off)`,
+    ],
+  };
 }
 
 export function createTempCollectionSql(table, model) {

@@ -72,6 +72,35 @@ describe('postgresql streamed import', { skip }, () => {
     assert.deepEqual(await db.counts(), { profiles: 2, relations: 0 });
   });
 
+  test('createIndexes() leaves the key, both covering relation indexes without deduplication, and both tables vacuumed and analyzed', async () => {
+    const db = await open();
+    await db.resetNamespace();
+    await db.importProfiles(profiles(1, 201));
+    await db.importRelations(Array.from({ length: 1000 }, (_, i) => ({ _from: `P${1 + (i % 200)}`, _to: `P${1 + ((i * 7) % 200)}` })));
+    await db.createIndexes();
+    const { rows: indexes } = await admin.query({
+      text: 'SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = $1 ORDER BY indexname',
+      values: [NAMESPACE],
+    });
+    assert.deepEqual(indexes.map(({ indexname }) => indexname), ['marker_pkey', 'profiles_pkey', 'relations_from', 'relations_to']);
+    const definition = Object.fromEntries(indexes.map(({ indexname, indexdef }) => [indexname, indexdef]));
+    assert.match(definition.profiles_pkey, /UNIQUE INDEX profiles_pkey .* \(_key\)$/);
+    assert.match(definition.relations_from, /\(_from, _to\) WITH \(deduplicate_items='?off'?\)$/);
+    assert.match(definition.relations_to, /\(_to, _from\) WITH \(deduplicate_items='?off'?\)$/);
+    const { rows: tables } = await admin.query({
+      text: `SELECT c.relname, c.relpages, c.relallvisible, s.last_vacuum IS NOT NULL AS vacuumed,
+                    s.last_analyze IS NOT NULL AS analyzed
+             FROM pg_class AS c JOIN pg_stat_user_tables AS s ON s.relid = c.oid
+             WHERE s.schemaname = $1 AND c.relname IN ('profiles', 'relations') ORDER BY c.relname`,
+      values: [NAMESPACE],
+    });
+    for (const table of tables) {
+      assert.ok(table.vacuumed && table.analyzed, `${table.relname} vacuumed and analyzed`);
+      assert.ok(table.relpages > 0 && table.relallvisible === table.relpages, `${table.relname}: every page all-visible`);
+    }
+    assert.equal(tables.length, 2);
+  });
+
   test('a row the model refuses fails the call before anything is sent', async () => {
     const db = await open();
     await db.resetNamespace();
