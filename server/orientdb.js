@@ -36,7 +36,8 @@ export const IMPORTER_JAVA = 11;
 // is missing or older than its source.
 export async function importerClasspath({ dir, release, javaHome }) {
   const root = home(dir, release);
-  const classes = path.join(root, 'offline-import');
+  // Apart from the import's staging directory (offline-import), which each import clears.
+  const classes = path.join(root, 'offline-importer');
   const compiled = path.join(classes, `${IMPORTER_CLASS}.class`);
   if (!existsSync(compiled) || statSync(compiled).mtimeMs < statSync(IMPORTER_SOURCE).mtimeMs) {
     const javac = path.join(javaHome, 'bin', 'javac');
