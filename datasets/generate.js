@@ -3,6 +3,7 @@
 import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
 import { NULL_VALUE } from './columns.js';
 import { adjacency } from './graph.js';
 import { createRandom } from './random.js';
@@ -502,29 +503,72 @@ function progress(onProgress, phase, total) {
   };
 }
 
-// onProgress({ phase, done, total }) counts what its phase names: profiles, relations drawn (total null until
-// the last call), relations written.
-export async function generate({ dir, scale, seed, onProgress }) {
-  const n = scaleSizes(scale).profiles;
-  const profileRandom = createRandom(seed, PROFILE_STREAM);
-  const relationRandom = createRandom(seed, RELATION_STREAM);
-  const begin = performance.now();
-  await mkdir(dir, { recursive: true });
-
-  const profilesDone = progress(onProgress, 'profiles', n);
-  await writeProfiles(path.join(dir, PROFILES_FILE), n, profileRandom, profilesDone);
-  profilesDone(n);
-
+// The relations of `n` profiles drawn and written to `file`; resolves with their number. onProgress as
+// generate()'s, for the two relation phases.
+export async function relationsFile({ file, n, seed, onProgress }) {
   // How many relations there will be is known only at the end of the phase that draws them.
   const drawn = (done, total = null) => onProgress?.({ phase: 'relations', done, total });
   drawn(0);
-  const rows = relationRows(n, relationRandom, drawn);
+  const rows = relationRows(n, createRandom(seed, RELATION_STREAM), drawn);
   const relations = rows.targets.length;
   drawn(relations, relations);
 
   const writingDone = progress(onProgress, 'writing relations', relations);
-  await writeRelations(path.join(dir, RELATIONS_FILE), rows, n, writingDone);
+  await writeRelations(file, rows, n, writingDone);
   writingDone(relations);
+  return relations;
+}
 
+// relationsFile() on a worker thread, so that it runs beside the profiles on a second core. Its progress is held
+// back until `profilesWritten` resolves, so that onProgress still sees the phases one after the other.
+function relationsApart({ file, n, seed, onProgress, profilesWritten }) {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./relations-worker.js', import.meta.url), { workerData: { file, n, seed } });
+    const held = [];
+    let holding = true;
+    let relations = null;
+    profilesWritten.then(() => {
+      holding = false;
+      for (const event of held.splice(0)) onProgress?.(event);
+    }, () => {});
+    worker.on('message', (message) => {
+      if (message.progress) {
+        if (holding) held.push(message.progress);
+        else onProgress?.(message.progress);
+      } else {
+        relations = message.relations;
+      }
+    });
+    worker.on('error', reject);
+    worker.on('exit', (code) => {
+      if (relations !== null) resolve(relations);
+      else reject(new Error(`${file}: the thread drawing the relations ended with code ${code} before writing them`));
+    });
+  });
+}
+
+// onProgress({ phase, done, total }) counts what its phase names: profiles, relations drawn (total null until
+// the last call), relations written. The relations are drawn and written on a worker thread while the profiles
+// are written.
+export async function generate({ dir, scale, seed, onProgress }) {
+  const n = scaleSizes(scale).profiles;
+  const begin = performance.now();
+  await mkdir(dir, { recursive: true });
+
+  let profilesWritten;
+  const written = new Promise((resolve) => { profilesWritten = resolve; });
+  const relationsWritten = relationsApart({
+    file: path.join(dir, RELATIONS_FILE), n, seed, onProgress, profilesWritten: written,
+  });
+  // Its failure is raised by the await below, after the profiles; until then it must not count as unhandled.
+  relationsWritten.catch(() => {});
+  const profilesDone = progress(onProgress, 'profiles', n);
+  try {
+    await writeProfiles(path.join(dir, PROFILES_FILE), n, createRandom(seed, PROFILE_STREAM), profilesDone);
+    profilesDone(n);
+  } finally {
+    profilesWritten();
+  }
+  const relations = await relationsWritten;
   return { profiles: n, relations, ms: performance.now() - begin };
 }
