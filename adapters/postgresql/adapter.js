@@ -170,10 +170,12 @@ export class PostgresAdapter {
   }
 
   async settings() {
-    return Object.fromEntries(await this.#rows(
+    const server = Object.fromEntries(await this.#rows(
       'SELECT name, current_setting(name) FROM unnest($1::text[]) WITH ORDINALITY AS s (name, n) ORDER BY n',
       [REPORTED_SETTINGS],
     ));
+    // Whatever the driver, imports go through pg's COPY (README, "Drivers").
+    return this.#postgres ? { ...server, import_driver: 'pg (COPY); the timed operations through postgres' } : server;
   }
 
   // Tables, their indexes and TOAST, of the namespace's schema only.

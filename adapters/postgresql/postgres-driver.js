@@ -10,8 +10,10 @@ import { PASSWORD_ENV, connectError } from './connection.js';
 // backends than operations in flight was measured faster on this project's 2-core machine (README, "Drivers").
 export const PIPELINED_CONNECTIONS = 4;
 
-// Settings sent at login, as pg sends them (connection.js's SESSION_OPTIONS and application_name).
-const SESSION = { application_name: 'db-shootout', random_page_cost: '1.1' };
+// The application name its sessions log in with, so that the server tells them from pg's ('db-shootout').
+export const SESSION_NAME = 'db-shootout/postgres';
+// Settings sent at login: the random_page_cost pg's sessions get too (connection.js's SESSION_OPTIONS).
+const SESSION = { application_name: SESSION_NAME, random_page_cost: '1.1' };
 
 // pg hands a string parameter over as it is and JSON-encodes an object; postgres would JSON-encode the JSON
 // text the models pass for a jsonb column, storing a JSON string instead of the document.
