@@ -144,7 +144,7 @@ describe('orientdb offline import', { skip, timeout: TIMEOUT_MS * 4 }, () => {
     }
   });
 
-  test('imports small offline: the database replaced without a restart, the same records, bags, schema and index as online, and a validated run', { timeout: TIMEOUT_MS }, async () => {
+  test('imports small offline: the database replaced without a restart, counts, marker and key index, and a validated run', { timeout: TIMEOUT_MS }, async () => {
     const before = runningServer(cacheDir, 'orientdb').pid;
     const result = await importInto(NAMESPACE);
     assert.equal(result.path, 'offline');
@@ -157,17 +157,8 @@ describe('orientdb offline import', { skip, timeout: TIMEOUT_MS * 4 }, () => {
     const written = await marker();
     assert.equal(written.imported, true);
     assert.equal(written.timings.path, 'offline');
-
-    // The online import, for a server the harness does not know as its own: the path it took and why.
-    const online = await importInto(ONLINE, { server: null });
-    assert.equal(online.path, 'online');
-    assert.match(online.onlineBecause, /not one that `bench server` runs/);
-    const [offlineData, onlineData] = [await snapshot(NAMESPACE), await snapshot(ONLINE)];
-    assert.equal(offlineData.profiles.length, dataset.profiles);
-    assert.ok(offlineData.profiles.some((profile) => profile.outType === 'LINKBAG' && profile.out.length > 0));
-    assert.deepEqual(offlineData.types.map(({ age, public: pub, region }) => [age, pub, region]).at(0), ['LONG', 'LONG', 'STRING']);
-    assert.ok(offlineData.indexes.some(({ name, type }) => name === 'Profile._key' && type === 'UNIQUE_HASH_INDEX'));
-    for (const part of Object.keys(SNAPSHOT)) assert.deepEqual(offlineData[part], onlineData[part], part);
+    const [counts] = await query(NAMESPACE, 'SELECT count(*) AS profiles, sum(out_Knows.size()) AS relations FROM Profile');
+    assert.deepEqual(counts, { profiles: dataset.profiles, relations: dataset.relations });
 
     const out = path.join(cacheDir, 'results');
     const { code, stdout, stderr } = await spawnBench(['run', '--db', 'orientdb', '--scale', 'small', '--runs', '1', '--json',
@@ -182,6 +173,20 @@ describe('orientdb offline import', { skip, timeout: TIMEOUT_MS * 4 }, () => {
     }
   });
 
+  test('stores what the online import stores: every record with its types and bags, the schema, the indexes, the settings', { timeout: TIMEOUT_MS }, async () => {
+    // The online import, for a server the harness does not know as its own: the path it took and why.
+    const online = await importInto(ONLINE, { server: null });
+    assert.equal(online.path, 'online');
+    assert.match(online.onlineBecause, /not one that `bench server` runs/);
+    const [offlineData, onlineData] = [await snapshot(NAMESPACE), await snapshot(ONLINE)];
+    assert.equal(offlineData.profiles.length, dataset.profiles);
+    assert.ok(offlineData.profiles.some((profile) => profile.outType === 'LINKBAG' && profile.out.length > 40),
+      'some bag is above the threshold where OrientDB keeps it in its B-tree');
+    assert.deepEqual(offlineData.types.map(({ age, public: pub, region }) => [age, pub, region]).at(0), ['LONG', 'LONG', 'STRING']);
+    assert.ok(offlineData.indexes.some(({ name, type }) => name === 'Profile._key' && type === 'UNIQUE_HASH_INDEX'));
+    for (const part of Object.keys(SNAPSHOT)) assert.deepEqual(offlineData[part], onlineData[part], part);
+  });
+
   test('Ctrl-C while the importer runs: the database is untouched and unfinished, the rerun imports again', { timeout: TIMEOUT_MS }, async () => {
     const before = await query(NAMESPACE, 'SELECT count(*) AS count FROM Profile');
     // A process group of its own, so the test can send Ctrl-C to the harness and the importer as a terminal does.
@@ -190,11 +195,13 @@ describe('orientdb offline import', { skip, timeout: TIMEOUT_MS * 4 }, () => {
     let stderr = '';
     child.stderr.on('data', (chunk) => { stderr += chunk; });
     const exited = new Promise((resolve) => child.on('exit', resolve));
-    await waitFor(() => existsSync(path.join(staging(), 'importer.log')), 'the importer to start', TIMEOUT_MS);
-    await sleep(1000);
+    // The database it writes exists once the importer works.
+    await waitFor(() => existsSync(path.join(staging(), 'databases', NAMESPACE)), 'the importer to start', TIMEOUT_MS);
     process.kill(-child.pid, 'SIGINT');
     assert.notEqual(await exited, 0, stderr);
-    assert.match(stderr, /the offline importer was ended by SIGINT;\s+database "dbshootout_offline"\s+is untouched/);
+    // OrientDB's own handler of SIGINT shuts its engine down and exits with 1; the JVM's, before the engine's is
+    // installed, with 130.
+    assert.match(stderr, /the offline importer (failed \(exit code 1\)|was ended by SIGINT);\s+database "dbshootout_offline"\s+is untouched/);
     assert.equal((await marker()).imported, false, 'the namespace is an unfinished import');
     assert.deepEqual(await query(NAMESPACE, 'SELECT count(*) AS count FROM Profile'), before, 'the old database is still in place');
     assert.deepEqual(readdirSync(staging()), ['importer.log'], 'only the log the error names is kept');

@@ -26,7 +26,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashMap;
-import sun.misc.Signal;
 
 public final class OfflineImport {
   private static final String PROFILE = "Profile";
@@ -66,7 +65,6 @@ public final class OfflineImport {
   private void run(Path databases, String name, Path staging) throws Exception {
     long begin = System.nanoTime();
     try (OrientDB orient = new OrientDB("embedded:" + databases, OrientDBConfig.defaultConfig())) {
-      exitOnSignals();
       orient.execute("CREATE DATABASE " + name + " plocal USERS (" + USER + " IDENTIFIED BY '" + USER + "' ROLE admin)");
       try (ODatabaseSession db = orient.open(name, USER, USER)) {
         db.execute("sql", Files.readString(staging.resolve("namespace.sql"))).close();
@@ -82,16 +80,6 @@ public final class OfflineImport {
         System.out.printf("{\"schemaMs\":%d,\"profilesMs\":%d,\"relationsMs\":%d,\"vertices\":%d,\"relations\":%d}%n",
             ms(schema - begin), ms(profiles - schema), ms(bags - profiles), vertices, relations);
       }
-    }
-  }
-
-  // The engine's own handler of SIGINT and SIGTERM shuts it down and lets the import fail as any error would; the
-  // exit code of a signal (128 + its number) tells the caller that it was interrupted. The shutdown hooks still
-  // close the storage.
-  private static void exitOnSignals() {
-    for (String[] signal : new String[][] {{"INT", "130"}, {"TERM", "143"}}) {
-      int code = Integer.parseInt(signal[1]);
-      Signal.handle(new Signal(signal[0]), (received) -> System.exit(code));
     }
   }
 
