@@ -519,18 +519,19 @@ export async function relationsFile({ file, n, seed, onProgress }) {
   return relations;
 }
 
-// relationsFile() on a worker thread, so that it runs beside the profiles on a second core. Its progress is held
-// back until `profilesWritten` resolves, so that onProgress still sees the phases one after the other.
+// relationsFile() on a worker thread, so that it runs beside the profiles on a second core: { written, stop() }.
+// Its progress is held back until `profilesWritten` resolves, so that onProgress still sees the phases one after
+// the other.
 function relationsApart({ file, n, seed, onProgress, profilesWritten }) {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./relations-worker.js', import.meta.url), { workerData: { file, n, seed } });
+  const worker = new Worker(new URL('./relations-worker.js', import.meta.url), { workerData: { file, n, seed } });
+  const written = new Promise((resolve, reject) => {
     const held = [];
     let holding = true;
     let relations = null;
     profilesWritten.then(() => {
       holding = false;
       for (const event of held.splice(0)) onProgress?.(event);
-    }, () => {});
+    });
     worker.on('message', (message) => {
       if (message.progress) {
         if (holding) held.push(message.progress);
@@ -545,6 +546,7 @@ function relationsApart({ file, n, seed, onProgress, profilesWritten }) {
       else reject(new Error(`${file}: the thread drawing the relations ended with code ${code} before writing them`));
     });
   });
+  return { written, stop: () => worker.terminate() };
 }
 
 // onProgress({ phase, done, total }) counts what its phase names: profiles, relations drawn (total null until
@@ -556,19 +558,21 @@ export async function generate({ dir, scale, seed, onProgress }) {
   await mkdir(dir, { recursive: true });
 
   let profilesWritten;
-  const written = new Promise((resolve) => { profilesWritten = resolve; });
-  const relationsWritten = relationsApart({
-    file: path.join(dir, RELATIONS_FILE), n, seed, onProgress, profilesWritten: written,
+  const relationsWorker = relationsApart({
+    file: path.join(dir, RELATIONS_FILE), n, seed, onProgress,
+    profilesWritten: new Promise((resolve) => { profilesWritten = resolve; }),
   });
   // Its failure is raised by the await below, after the profiles; until then it must not count as unhandled.
-  relationsWritten.catch(() => {});
+  relationsWorker.written.catch(() => {});
   const profilesDone = progress(onProgress, 'profiles', n);
   try {
     await writeProfiles(path.join(dir, PROFILES_FILE), n, createRandom(seed, PROFILE_STREAM), profilesDone);
     profilesDone(n);
-  } finally {
-    profilesWritten();
+  } catch (error) {
+    await relationsWorker.stop();
+    throw error;
   }
-  const relations = await relationsWritten;
+  profilesWritten();
+  const relations = await relationsWorker.written;
   return { profiles: n, relations, ms: performance.now() - begin };
 }

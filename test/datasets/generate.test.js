@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -55,6 +55,12 @@ for (const scale of ['tiny', 'small']) {
     assert.deepEqual((await generated(t, scale, 1)).digests, VERSION_1_DIGESTS[scale]);
   });
 }
+
+test('a profiles file that cannot be written fails the generation with its error, while the relations thread runs', async (t) => {
+  const dir = await tempDir(t);
+  await mkdir(path.join(dir, PROFILES_FILE));
+  await assert.rejects(generate({ dir, scale: 'small', seed: 1 }), { code: 'EISDIR' });
+});
 
 test('tiny: profile lines have 59 columns, a trailing tab, ids 1..N and realistic values', async (t) => {
   const dir = await tempDir(t);
