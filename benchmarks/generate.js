@@ -75,7 +75,10 @@ async function main(scale = 'full') {
     const { reciprocity, unlisted, silent, connected } = shape(await dataset.loadGraph());
     const ageUnset = (dataset.reference.ageHistogram['0'] ?? 0) / dataset.profiles;
     console.log(`scale ${scale}: ${dataset.profiles} profiles, ${dataset.relations} relations`);
-    console.log(`generation: ${seconds(generationMs)} (${breakdown(true)}), peak RSS ${megabytes(generationRss)}`);
+    // The relations are drawn and written on a second thread while the profiles are written: their phases
+    // show only the time left after the profiles.
+    console.log(`generation: ${seconds(generationMs)} (${breakdown(true)}; the relation phases after the profiles, `
+      + `beside which they ran), peak RSS ${megabytes(generationRss)}`);
     console.log(`graph + params + reference + checksums: ${seconds(end - begin - generationMs)} `
       + `(${breakdown(false)}), peak RSS ${megabytes(totalRss)}`);
     console.log(`mean out-degree ${(dataset.relations / dataset.profiles).toFixed(2)}, `
