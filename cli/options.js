@@ -30,7 +30,7 @@ export const connectionOptions = {
   database: { type: 'string', describe: 'database name (embedded databases: the file)' },
   namespace: { type: 'string', default: 'dbshootout', describe: 'prefix of everything the harness creates; nothing outside it is touched' },
   'connect-timeout': { type: 'number', default: 10, describe: 'seconds to wait for a connection' },
-  driver: { type: 'string', describe: 'the client driver, for a database with several (see `bench list`): postgresql pg or postgres', defaultDescription: 'the adapter\'s first' },
+  driver: { type: 'string', describe: 'the client driver, for a database with several: postgresql and postgresql_tabular take pg or postgres (pipelined; README, "Drivers")', defaultDescription: 'the database\'s first (postgresql: pg)' },
 };
 
 // Every numeric flag of every command and its range (`above`: an exclusive minimum); one check for all of

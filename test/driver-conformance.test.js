@@ -8,6 +8,8 @@ import pg from 'pg';
 import { adapterIds, loadAdapter } from '../adapters/index.js';
 import { clientConfig } from '../adapters/postgresql/connection.js';
 import { PIPELINED_CONNECTIONS, SESSION_NAME } from '../adapters/postgresql/postgres-driver.js';
+import { selectDriver } from '../cli/options.js';
+import { ErrorCodes } from '../core/errors.js';
 import { conformanceCases } from './conformance/suite.js';
 import { serverTarget } from './helpers/servers.js';
 
@@ -28,6 +30,26 @@ for (const id of adapterIds()) {
 }
 
 const postgresql = await loadAdapter('postgresql');
+
+describe('--driver', () => {
+  const usage = (pattern) => (error) => error.code === ErrorCodes.USAGE && pattern.test(error.message);
+
+  test('defaults to the first of the adapter\'s drivers, and takes any of them', () => {
+    assert.deepEqual(postgresql.drivers, ['pg', 'postgres']);
+    assert.equal(selectDriver(postgresql, undefined), 'pg');
+    assert.equal(selectDriver(postgresql, 'postgres'), 'postgres');
+  });
+
+  test('an unknown driver is a usage error naming the valid ones', () => {
+    assert.throws(() => selectDriver(postgresql, 'mysql2'), usage(/unknown driver "mysql2" for PostgreSQL; valid drivers: pg, postgres/));
+  });
+
+  test('is a usage error for a database with one driver, naming it', async () => {
+    const sqlite = await loadAdapter('sqlite');
+    assert.equal(selectDriver(sqlite, undefined), 'better-sqlite3');
+    assert.throws(() => selectDriver(sqlite, 'better-sqlite3'), usage(/SQLite has one driver, better-sqlite3/));
+  });
+});
 const target = serverTarget(postgresql, { namespace: NAMESPACE, concurrency: 6 });
 
 // The server's sessions of the postgres driver, by the application name it logs in with.

@@ -74,19 +74,29 @@ export async function openPostgresDriver(label, options) {
     throw error;
   }
   const prepared = (sql, text, values) => sql.unsafe(text, values ?? [], { prepare: true });
+  // postgres's end() settles queries already written to a connection, but leaves those still waiting in its
+  // queue pending for good: end() waits for every operation first.
+  const inFlight = new Set();
+  const tracked = (operation) => (...args) => {
+    const promise = operation(...args);
+    inFlight.add(promise);
+    promise.then(() => inFlight.delete(promise), () => inFlight.delete(promise));
+    return promise;
+  };
   return {
-    rows: async (text, values) => prepared(relaxed, text, values).values(),
-    async write(isDurable, text, values) {
+    rows: tracked(async (text, values) => prepared(relaxed, text, values).values()),
+    write: tracked(async (isDurable, text, values) => {
       const result = await prepared(isDurable ? durable : relaxed, text, values);
       return { rowCount: result.count };
-    },
+    }),
     // The queries suite's cases: unnamed statements, planned for their values each time, as pg runs them.
-    async query({ text, values, rowMode }) {
+    query: tracked(async ({ text, values, rowMode }) => {
       const query = relaxed.unsafe(text, values ?? [], { prepare: false });
       const result = rowMode === 'array' ? await query.values() : await query;
       return { rows: result, rowCount: result.count };
-    },
+    }),
     async end() {
+      await Promise.allSettled([...inFlight]);
       await Promise.all([relaxed.end(), durable.end()]);
     },
   };
