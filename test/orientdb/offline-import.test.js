@@ -55,7 +55,7 @@ async function serverPort() {
 const SNAPSHOT = {
   profiles: `SELECT _key, @this.toJSON('') AS json, out('Knows')._key AS out, in('Knows')._key AS in,
     out_Knows.type() AS outType, in_Knows.type() AS inType FROM Profile ORDER BY _key`,
-  types: "SELECT _key, AGE.type() AS age, public.type() AS public, region.type() AS region FROM Profile WHERE AGE IS NOT NULL LIMIT 5",
+  types: "SELECT _key, AGE.type() AS age, public.type() AS public, region.type() AS region FROM Profile WHERE AGE IS NOT NULL ORDER BY _key LIMIT 5",
   classes: `SELECT name, superClass, clusterIds, properties:{name, type} AS properties
     FROM (SELECT expand(classes) FROM metadata:schema) ORDER BY name`,
   indexes: 'SELECT name, type, indexDefinition FROM (SELECT expand(indexes) FROM metadata:indexmanager) ORDER BY name',
