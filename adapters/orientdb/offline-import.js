@@ -1,6 +1,6 @@
 // The offline import: the dataset written as files, a Java program (java/OfflineImport.java, compiled against the
 // server's own jars) writing a whole new plocal database from them through OrientDB's embedded engine, without a
-// network round trip, a transaction per relation or a write-ahead log, and the namespace's database replaced by it.
+// network round trip or a transaction per relation, and the namespace's database replaced by it.
 // A namespace is a database of its own on an OrientDB server, so replacing it touches nothing else the server
 // holds; the path is taken only for the server that `bench server` runs, whose database directory is at hand.
 //

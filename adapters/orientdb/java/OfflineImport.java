@@ -8,7 +8,8 @@
 //
 // The staging directory holds namespace.sql, marker.json, profiles.jsonl (one document a line) and relations.tsv
 // (a source key, a tab, a target key a line). Prints the time of each step as JSON; exits 1 with the reason on
-// stderr. The caller runs it with the write-ahead log off: a failed import is thrown away, not recovered.
+// stderr. The caller runs it with storage.useWAL=false: a failed import is thrown away, not recovered (the engine
+// still tracks each atomic operation's page changes).
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
