@@ -21,6 +21,7 @@ export const datasetOptions = {
 export const datasetSourceOptions = {
   dataset: { type: 'string', default: DATASET_NAMES[0], describe: 'synthetic (generated), or pokec: the real files downloaded by `bench data fetch pokec`; --scale then sets only the query parameters. --suite graph also takes cit-patents (after `bench data fetch cit-patents`) and file:<path>, any 2- or 3-column edge file' },
   'skip-bad': { type: 'boolean', default: false, describe: 'skip and count malformed lines of a real dataset\'s files (pokec, cit-patents, file:<path>) instead of stopping at the first; refused for a generated dataset, which has none' },
+  'import-path': { type: 'string', choices: ['auto', 'offline', 'online'], describe: 'how the social suite imports into a database with an offline importer (Neo4j, OrientDB): offline replaces the database of a server `bench server` runs when it holds nothing but the namespace; online goes through the driver; auto takes offline from 100,000 profiles up', defaultDescription: 'auto' },
 };
 
 export const connectionOptions = {

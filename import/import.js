@@ -99,21 +99,42 @@ async function untilDone(progress, label, work) {
   }
 }
 
-// The adapter's offline importer when it has one and allows it for `server` (the local server process the run
-// knows, as cli/options.js serverProcess gives it): `{ path: 'offline', importer }`. Otherwise the online path,
-// with the reason when an offline importer refused.
-async function choosePath({ adapter, server, offline, marker }) {
+// Below this many profiles an offline importer's fixed costs (a JVM and an engine started, a server restarted or
+// a database swapped: about a minute here) outweigh what it saves, so `auto` imports online.
+export const OFFLINE_MIN_PROFILES = 100_000;
+export const IMPORT_PATHS = Object.freeze(['auto', 'offline', 'online']);
+
+// `--import-path` as importDataset takes it: 'auto', 'offline', 'online', or a boolean (true: 'offline').
+function importPath(offline) {
+  if (offline === true) return 'offline';
+  if (offline === false) return 'online';
+  return offline;
+}
+
+// The adapter's offline importer when it has one, the path asked for allows it (`auto`: for a dataset of at least
+// OFFLINE_MIN_PROFILES profiles) and the adapter allows it for `server` (the local server process the run knows, as
+// cli/options.js serverProcess gives it): `{ path: 'offline', importer }`. Otherwise the online path, with the
+// reason when the database has an offline importer.
+async function choosePath({ adapter, server, offline, marker, dataset }) {
   if (!adapter.offlineImport) return { path: 'online' };
-  if (!offline) return { path: 'online', onlineBecause: 'the online path was asked for' };
+  const mode = importPath(offline);
+  if (mode === 'online') return { path: 'online', onlineBecause: 'the online path was asked for' };
+  if (mode === 'auto' && dataset.profiles < OFFLINE_MIN_PROFILES) {
+    return {
+      path: 'online',
+      onlineBecause: `the dataset has fewer than ${OFFLINE_MIN_PROFILES.toLocaleString('en-US')} profiles, where the offline importer's start-up costs more than it saves (--import-path offline takes it anyway)`,
+    };
+  }
   const { refused, importer } = await adapter.offlineImport({ server, marker });
   return refused ? { path: 'online', onlineBecause: refused } : { path: 'offline', importer };
 }
 
 // Resolves with the import's timings and `sha256`, the checksums of the files as this import read them, or as
 // the reused import's marker records them (equal to the manifest's: reuse requires it). `server`: the local
-// server process the run knows, or null; `offline: false` keeps an adapter's offline importer out.
+// server process the run knows, or null; `offline`: the path asked for (`--import-path`: 'auto', 'offline' where
+// the adapter allows it, 'online').
 export async function importDataset({
-  adapter, description, options, dataset, force = false, progress, server = null, offline = true,
+  adapter, description, options, dataset, force = false, progress, server = null, offline = 'auto',
 }) {
   const namespace = await adapter.inspectNamespace();
   if (namespace.state === 'foreign') throw foreignNamespace(description, options);
@@ -129,7 +150,7 @@ export async function importDataset({
 
   // Written incomplete first, so that an import that fails on the way is never taken for a finished one.
   const marker = { harness: 'db-shootout', ...datasetIdentity(dataset), imported: false };
-  const { path, onlineBecause, importer } = await choosePath({ adapter, server, offline, marker });
+  const { path, onlineBecause, importer } = await choosePath({ adapter, server, offline, marker, dataset });
   if (onlineBecause) progress?.log(`${description.name}: importing online (${onlineBecause})`);
   // The offline importer replaces the whole database, the namespace's old data with it: nothing to clear first.
   if (!importer) await untilDone(progress, `${description.name}: clearing the namespace`, () => adapter.resetNamespace());

@@ -157,7 +157,7 @@ function failedRecord(run, error, resources) {
 
 // What the suite loads before its runs (the social suite's import), with the size it left on disk (also when
 // reused) and, for a fresh load, what the server used meanwhile. Null for a suite that imports nothing.
-async function loadMeasured({ suite, adapter, description, options, data, reimport, progress, server }) {
+async function loadMeasured({ suite, adapter, description, options, data, reimport, progress, server, config }) {
   if (!suite.load) return null;
   const meter = await measureServer(server);
   // An embedded database loads from this process: its I/O is the harness's own (the files read included).
@@ -165,7 +165,7 @@ async function loadMeasured({ suite, adapter, description, options, data, reimpo
   let loaded;
   let serverUsage;
   try {
-    loaded = await suite.load({ adapter, description, options, data, reimport, progress, server });
+    loaded = await suite.load({ adapter, description, options, data, reimport, progress, server, config });
   } finally {
     serverUsage = await meter.stop();
   }
@@ -317,7 +317,7 @@ export async function runBenchmark({
       }, isSupported(description, step.workload));
     }
     const loaded = leader ? await loadMeasured({
-      suite, adapter: setupAdapter, description, options: adapterOptions, data: dataset, reimport, progress, server,
+      suite, adapter: setupAdapter, description, options: adapterOptions, data: dataset, reimport, progress, server, config,
     }) : null;
     if (loaded) {
       const { sha256, ...imported } = loaded;

@@ -76,7 +76,7 @@ describe('neo4j offline import', { skip, timeout: TIMEOUT_MS * 4 }, () => {
 
   async function importOnce({ force = true } = {}) {
     return withAdapter((adapter) => importDataset({
-      adapter, description: neo4j, options, dataset, force, server: serverProcess(neo4j, { 'cache-dir': cacheDir }),
+      adapter, description: neo4j, options, dataset, force, server: serverProcess(neo4j, { 'cache-dir': cacheDir }), offline: 'offline',
     }));
   }
 
@@ -154,7 +154,7 @@ describe('neo4j offline import', { skip, timeout: TIMEOUT_MS * 4 }, () => {
     const [{ id }] = await query("CREATE (n:DbShootoutOther {owner: 'someone else'}) RETURN elementId(n) AS id");
     try {
       const before = runningServer(cacheDir, 'neo4j').pid;
-      const { code, stdout, stderr } = await spawnBench(['import', '--db', 'neo4j', '--scale', 'small', '--namespace', NAMESPACE,
+      const { code, stdout, stderr } = await spawnBench(['import', '--db', 'neo4j', '--scale', 'small', '--import-path', 'offline', '--namespace', NAMESPACE,
         '--out', path.join(cacheDir, 'results')], { env: env(), timeoutMs: TIMEOUT_MS });
       assert.equal(code, 0, stderr);
       assert.match(stdout, /online: database "neo4j" holds nodes labelled DbShootoutOther, outside namespace "dbshootout_offline"/);

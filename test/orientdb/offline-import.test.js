@@ -85,7 +85,7 @@ describe('orientdb offline import', { skip, timeout: TIMEOUT_MS * 4 }, () => {
     const adapter = orientdb.create({ ...options, namespace });
     await adapter.connect();
     try {
-      return await importDataset({ adapter, description: orientdb, options: { ...options, namespace }, dataset, force, server: target });
+      return await importDataset({ adapter, description: orientdb, options: { ...options, namespace }, dataset, force, server: target, offline: 'offline' });
     } finally {
       await adapter.close();
     }

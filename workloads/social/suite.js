@@ -31,7 +31,7 @@ export default {
   // The warm-up prepares the measured workloads, so a selection always keeps it.
   alwaysRun: ['warmup'],
   // The flags of `bench run` that only this suite takes, and its defaults of the shared ones.
-  flags: ['scale', 'dataset', 'skip-bad', 'preset', 'reimport'],
+  flags: ['scale', 'dataset', 'skip-bad', 'preset', 'reimport', 'import-path'],
   defaults: { runs: 5, concurrency: [25] },
   // `settings`: the run's flags with --concurrency as a list; `preset`: the preset's limits, or null.
   prepare: async (settings, { progress, preset }) => limitDataset(await prepareDataset({
@@ -46,13 +46,14 @@ export default {
     if (settings.concurrency.length > 1) {
       throw usageError('the social suite runs at one --concurrency; a list of levels is for --suite crud');
     }
-    return { concurrency: settings.concurrency[0] };
+    return { concurrency: settings.concurrency[0], importPath: settings['import-path'] ?? 'auto' };
   },
   describeData: describeDataset,
   // The bulk import, or the reuse of an earlier one; `sha256` is what the import read (or what the marker of the
-  // reused one matched). `server`, the local server the run knows, lets an adapter take its offline path.
-  load: ({ adapter, description, options, data, reimport, progress, server }) => importDataset({
-    adapter, description, options, dataset: data, force: reimport, progress, server,
+  // reused one matched). `server`, the local server the run knows, lets an adapter take its offline path, as
+  // --import-path allows.
+  load: ({ adapter, description, options, data, reimport, progress, server, config }) => importDataset({
+    adapter, description, options, dataset: data, force: reimport, progress, server, offline: config?.importPath ?? 'auto',
   }),
   context: (data, workloads) => loadExpected(data, workloads),
   rounds({ config, workloads }) {
