@@ -82,6 +82,9 @@ test('edgeListProblem: any order passes; a missing, extra, duplicated, changed o
   assert.match(edgeListProblem([a], [{ ...a, extra: 1 }]), /not an edge/);
   assert.match(edgeListProblem([a], [{ ...a, weight: 3.5 }]), /not an edge/);
   assert.match(edgeListProblem([a], [[1, 2, 3]]), /not an edge/);
+  assert.match(edgeListProblem([a], [null]), /an element is null, not an edge/);
+  assert.match(edgeListProblem([a, b], [a]), /\(expected 2 items, got 1\)/);
+  assert.equal(/expected \d+ items/.test(edgeListProblem([a, b], [a, { ...b, weight: 5 }])), false, 'same length: no count in the message');
   assert.match(edgeListProblem([a], null), /expected an array of 1 edges/);
 });
 
@@ -92,6 +95,7 @@ test('idListProblem: any order passes; a duplicate, missing, extra or non-number
   assert.match(idListProblem([1], [1, 2]), /id 2 is not expected/);
   assert.match(idListProblem([1], ['1']), /an id is "1"/);
   assert.match(idListProblem([1], [1n]), /an id is 1n/);
+  assert.match(idListProblem([1], [1.5]), /an id is 1.5, not an integer number/);
   assert.match(idListProblem([1], {}), /expected an array/);
 });
 
@@ -171,7 +175,30 @@ test('reads: right answers pass, and a wrong answer of each read fails with the 
     const failures = await workload.check(ctx, inputs, wrong, adapter, params);
     assert.equal(failures.length, 1, `${workload.name}: one wrong answer, one failure`);
     assert.deepEqual(failures[0].input, inputs[3]);
+    // The edges the answers held: what amplification is measured against.
+    const held = answers.reduce((sum, answer) => sum + (workload.name === 'findEdge' ? (answer ? 1 : 0)
+      : workload.name.startsWith('count') ? answer.count : answer.length), 0);
+    assert.deepEqual(workload.tally(inputs, answers), { edges: held }, `${workload.name}: tally`);
   }
+});
+
+test('writes: a store whose count is off fails the count check even when every read-back is right', async () => {
+  const { adapter, ctx } = await loaded(randomEdges(3000, Array.from({ length: 300 }, (_, i) => i + 1)));
+  for (const name of ['upsertEdge', 'removeEdges']) {
+    const counting = Object.create(adapter);
+    counting.graph = { ...adapter.graph, count: async (collection) => (await adapter.graph.count(collection)) + 1 };
+    const failures = await runWrite(name, counting, ctx);
+    assert.equal(failures.length, 1, name);
+    const expected = name === 'upsertEdge' ? ctx.edges + ctx.params.upsertEdge.new : ctx.edges - ctx.params.removeEdges.edges.length;
+    assert.equal(failures[0].problem, `the collection holds ${expected + 1} edges, expected ${expected}`);
+    const workload = byName[name];
+    const inputs = workload.inputs(ctx, params);
+    assert.deepEqual(workload.tally(inputs), { edges: name === 'upsertEdge' ? inputs.length : inputs.flat().length });
+  }
+  assert.deepEqual(await byName.upsertEdges.figures(adapter, params), { diskBytes: null }, 'no size where the adapter cannot tell');
+  const sized = Object.create(adapter);
+  sized.graph = { ...adapter.graph, diskUsage: async () => 4096 };
+  assert.deepEqual(await byName.upsertEdges.figures(sized, params), { diskBytes: 4096 });
 });
 
 test('writes: each workload passes, is undone, and a store that loses one write fails the check', async () => {
