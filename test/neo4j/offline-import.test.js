@@ -19,13 +19,16 @@ import { prepareDataset } from '../../datasets/dataset.js';
 import { importDataset } from '../../import/import.js';
 import { serverFamily, startServer, stopServer } from '../../server/index.js';
 import { portIsFree } from '../../server/process.js';
-import { runningServer, serverDir } from '../../server/state.js';
+import { runningServer } from '../../server/state.js';
+import { releaseDir } from '../../server/versions.js';
 import { WORKLOAD_NAMES } from '../../workloads/social/workloads.js';
 import { BIN, spawnBench } from '../helpers/cli.js';
 
 const server = serverFamily('neo4j');
-const installedLib = path.join(serverDir(defaultCacheDir(), 'neo4j'), 'lib');
-const installed = server.installedIn(serverDir(defaultCacheDir(), 'neo4j')).includes(server.defaultVersion);
+// The default release where `bench server install` put it: the family's directory (an older install) or its own.
+const installedDir = releaseDir(server, defaultCacheDir(), server.defaultVersion);
+const installedLib = path.join(installedDir, 'lib');
+const installed = server.installedIn(installedDir).includes(server.defaultVersion);
 const required = (process.env.BENCH_REQUIRE ?? '').split(',').map((id) => id.trim()).includes('neo4j');
 if (!installed && required) throw new Error(`BENCH_REQUIRE lists neo4j, but Neo4j ${server.defaultVersion} is not installed in ${installedLib}`);
 const skip = installed ? false : `Neo4j ${server.defaultVersion} is not installed: run \`npx bench server install neo4j\``;

@@ -22,14 +22,17 @@ import { prepareDataset } from '../../datasets/dataset.js';
 import { importDataset } from '../../import/import.js';
 import { serverFamily, startServer, stopServer } from '../../server/index.js';
 import { portIsFree } from '../../server/process.js';
-import { runningServer, serverDir } from '../../server/state.js';
+import { runningServer } from '../../server/state.js';
+import { releaseDir } from '../../server/versions.js';
 import { WORKLOAD_NAMES } from '../../workloads/social/workloads.js';
 import { BIN, spawnBench } from '../helpers/cli.js';
 
 const server = serverFamily('orientdb');
 const release = server.defaultVersion;
-const installedHome = path.join(serverDir(defaultCacheDir(), 'orientdb'), `orientdb-community-${release}`);
-const installed = server.installedIn(serverDir(defaultCacheDir(), 'orientdb')).includes(release);
+// The default release where `bench server install` put it: the family's directory (an older install) or its own.
+const installedDir = releaseDir(server, defaultCacheDir(), release);
+const installedHome = path.join(installedDir, `orientdb-community-${release}`);
+const installed = server.installedIn(installedDir).includes(release);
 const required = (process.env.BENCH_REQUIRE ?? '').split(',').map((id) => id.trim()).includes('orientdb');
 if (!installed && required) throw new Error(`BENCH_REQUIRE lists orientdb, but OrientDB ${release} is not installed in ${installedHome}`);
 const skip = installed ? false : `OrientDB ${release} is not installed: run \`npx bench server install orientdb\``;
