@@ -81,7 +81,7 @@ test('a flag of one suite is refused in another, and list values are checked one
     [['run', '--suite', 'crud', '--ops', '1,,2'], /--ops must be a positive integer up to 10,000,000 or a comma-separated list of them, got "1,,2"/],
     [['run', '--suite', 'crud', '--shape', 'round'], /Choices: "uniform", "varied"/],
     [['run', '--suite', 'crud', '--workload', 'neighbors'], /unknown workload "neighbors" of the crud suite; valid workloads:\s+all, insert, get, update, delete/],
-    [['run', '--suite', 'graph'], /Argument: suite, Given: "graph", Choices: "social", "crud", "mixed"/],
+    [['run', '--suite', 'nope'], /Argument: suite, Given: "nope", Choices: "social", "crud", "mixed", "queries", "graph"/],
     [['run', '--suite', 'crud', '--rate', '100'], /--rate is a flag of --suite mixed, not of --suite crud/],
     [['run', '--records', '10'], /--records is a flag of --suite mixed, not of --suite social/],
     [['run', '--suite', 'mixed', '--records', '0'], /--records must be a positive integer up to 10,000,000, got 0/],
