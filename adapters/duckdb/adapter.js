@@ -37,6 +37,7 @@ export class DuckdbAdapter {
   #store = {
     table: (name) => this.#tables.temp(name),
     read: (sql, values) => this.#read(sql, values),
+    readFresh: (sql, values) => this.#readFresh(sql, values),
     write: (sql, values) => this.#write(sql, values),
   };
   // What queries.js needs: a query collection is a temporary table of its own (`<ns>_tmp_q_values10k`), so the
@@ -44,6 +45,7 @@ export class DuckdbAdapter {
   #queryStore = {
     table: (name) => this.#tables.temp(`q_${name}`),
     read: (sql, values, types) => this.#read(sql, values, types),
+    readFresh: (sql, values) => this.#readFresh(sql, values),
     use: (work) => this.#connected.use(work),
   };
 
@@ -56,6 +58,7 @@ export class DuckdbAdapter {
     this.graph = graphOperations({
       table: (name) => this.#tables.temp(`g_${name}`),
       read: (sql, values) => this.#read(sql, values),
+      readFresh: (sql, values) => this.#readFresh(sql, values),
       write: (sql, values) => this.#write(sql, values),
       use: (work) => this.#connected.use(work),
     });
@@ -173,7 +176,7 @@ export class DuckdbAdapter {
 
   async counts() {
     const { profiles, relations } = this.#tables;
-    const [row] = (await this.#read(
+    const [row] = (await this.#readFresh(
       `SELECT (SELECT count(*) FROM ${profiles}), (SELECT count(*) FROM ${relations})`,
     )).getRowsJS();
     return { profiles: toCount(row[0]), relations: toCount(row[1]) };
@@ -271,7 +274,7 @@ export class DuckdbAdapter {
   }
 
   async countDocuments(name) {
-    return toCount(firstColumn(await this.#read(`SELECT count(*) FROM ${this.#tables.temp(name)}`))[0]);
+    return toCount(firstColumn(await this.#readFresh(`SELECT count(*) FROM ${this.#tables.temp(name)}`))[0]);
   }
 
   async readDocument(name, key) {
@@ -336,6 +339,11 @@ export class DuckdbAdapter {
 
   #read(sql, values, types) {
     return this.#connected.use((session) => session.read(sql, values, types));
+  }
+
+  // A count(*), planned anew each time (pool.js, readFresh).
+  #readFresh(sql, values) {
+    return this.#connected.use((session) => session.readFresh(sql, values));
   }
 
   // One statement in its own transaction (autocommit), sent again on a write-write conflict. Each attempt takes

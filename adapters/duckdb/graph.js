@@ -6,6 +6,7 @@
 // one statement; a batch is bound as typed lists and unnested inside DuckDB. What the adapter lends, `store`:
 //   table(name)          the edge collection's table name, checked
 //   read(sql, values)    a result reader of the query on a free connection
+//   readFresh(sql)       the same, the query planned anew (a table's count(*), pool.js says why)
 //   write(sql, values)   runs one statement in its own transaction, sent again on a write-write conflict
 //   use(work)            work(session) on a free connection (DDL, the appender)
 import { DuckDBDataChunk, INTEGER, listValue } from '@duckdb/node-api';
@@ -99,7 +100,7 @@ export function graphOperations(store) {
     async count(name) {
       const statements = sql(name);
       const [exists] = firstColumn(await store.read(statements.exists, [statements.table]));
-      return toCount(exists) === 0 ? 0 : toCount(firstColumn(await store.read(statements.count))[0]);
+      return toCount(exists) === 0 ? 0 : toCount(firstColumn(await store.readFresh(statements.count))[0]);
     },
     async drop(name) {
       await ddl([sql(name).drop]);

@@ -59,7 +59,7 @@ export async function countDocuments(store, name) {
        AND lower(table_name) = lower($1)`, [table],
   )).getRowsJS();
   if (toCount(exists) === 0) return 0;
-  return toCount((await store.read(`SELECT count(*) FROM ${table}`)).getRowsJS()[0][0]);
+  return toCount((await store.readFresh(`SELECT count(*) FROM ${table}`)).getRowsJS()[0][0]);
 }
 
 export async function dropCollection(store, name) {
