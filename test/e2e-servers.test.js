@@ -1,6 +1,7 @@
-// A validated end-to-end `bench run` of every workload on the small dataset against each server adapter that
+// A validated end-to-end `bench run` of every workload on the tiny dataset against each server adapter that
 // has a server to talk to (see test/helpers/servers.js). Skips without one, fails instead when BENCH_REQUIRE
 // lists the adapter. That `bench run` finds a local server with no flags at all is tested in test/server.test.js.
+// `tiny` draws every kind of parameter the larger scales draw; runs at scale are benchmarks/' business.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -12,7 +13,7 @@ import { spawnBench } from './helpers/cli.js';
 import { serverTarget } from './helpers/servers.js';
 
 const NAMESPACE = 'dbshootout_e2e';
-// A whole run on the small dataset, import included.
+// A whole run, import included.
 const TIMEOUT_MS = 600_000;
 const out = mkdtempSync(path.join(os.tmpdir(), 'bench-e2e-'));
 after(() => rmSync(out, { recursive: true, force: true }));
@@ -24,13 +25,13 @@ for (const id of adapterIds()) {
   if (!description.supports.includes('singleRead')) continue;
   const { options, skip } = serverTarget(description, { namespace: NAMESPACE });
   if (!skip) after(() => description.testSupport?.dropNamespace?.(options));
-  test(`bench run --db ${id} --scale small validates every workload`, { skip, timeout: TIMEOUT_MS }, async () => {
+  test(`bench run --db ${id} --scale tiny validates every workload`, { skip, timeout: TIMEOUT_MS }, async () => {
     // The target's connection as a user would give it: flags, and the password in the adapter's variable.
     const flags = ['host', 'port', 'user', 'database'].filter((name) => options[name] !== null && options[name] !== undefined)
       .flatMap((name) => [`--${name}`, String(options[name])]);
     const env = description.connection.passwordEnv && options.password !== undefined
       ? { [description.connection.passwordEnv]: options.password } : {};
-    const { code, stdout, stderr } = await spawnBench(['run', '--db', id, '--scale', 'small', '--runs', '1', '--json',
+    const { code, stdout, stderr } = await spawnBench(['run', '--db', id, '--scale', 'tiny', '--runs', '1', '--json',
       '--quiet', '--namespace', NAMESPACE, '--out', out, ...flags], { env, timeoutMs: TIMEOUT_MS });
     assert.equal(code, 0, stderr);
     const result = JSON.parse(stdout);

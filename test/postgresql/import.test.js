@@ -72,6 +72,9 @@ describe('postgresql streamed import', { skip }, () => {
     assert.deepEqual(await db.counts(), { profiles: 2, relations: 0 });
   });
 
+  // VACUUM ran, so pages are all-visible as far as the server allows; how far is not asserted: any snapshot older
+  // than the import's commit, held by any session of the database at that moment (an autovacuum ANALYZE of another
+  // test's table), keeps VACUUM from setting the visibility map.
   test('createIndexes() leaves the key, both covering relation indexes without deduplication, and both tables vacuumed and analyzed', async () => {
     const db = await open();
     await db.resetNamespace();
@@ -88,17 +91,15 @@ describe('postgresql streamed import', { skip }, () => {
     assert.match(definition.relations_from, /\(_from, _to\) WITH \(deduplicate_items='?off'?\)$/);
     assert.match(definition.relations_to, /\(_to, _from\) WITH \(deduplicate_items='?off'?\)$/);
     const { rows: tables } = await admin.query({
-      text: `SELECT c.relname, c.relpages, c.relallvisible, s.last_vacuum IS NOT NULL AS vacuumed,
-                    s.last_analyze IS NOT NULL AS analyzed
+      text: `SELECT c.relname, s.last_vacuum IS NOT NULL AS vacuumed, s.last_analyze IS NOT NULL AS analyzed
              FROM pg_class AS c JOIN pg_stat_user_tables AS s ON s.relid = c.oid
              WHERE s.schemaname = $1 AND c.relname IN ('profiles', 'relations') ORDER BY c.relname`,
       values: [NAMESPACE],
     });
-    for (const table of tables) {
-      assert.ok(table.vacuumed && table.analyzed, `${table.relname} vacuumed and analyzed`);
-      assert.ok(table.relpages > 0 && table.relallvisible === table.relpages, `${table.relname}: every page all-visible`);
-    }
-    assert.equal(tables.length, 2);
+    assert.deepEqual(tables, [
+      { relname: 'profiles', vacuumed: true, analyzed: true },
+      { relname: 'relations', vacuumed: true, analyzed: true },
+    ]);
   });
 
   test('a row the model refuses fails the call before anything is sent', async () => {
