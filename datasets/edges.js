@@ -6,9 +6,9 @@
 import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
 import { BenchError, ErrorCodes, usageError } from '../core/errors.js';
 import { derivedWeight, buildEdges } from './edge-build.js';
-import { readEdgeChunks } from './edge-parser.js';
 import { prepareDataset } from './dataset.js';
 import { MANIFEST, readManifest, sha256 } from './directory.js';
 import { CIT_PATENTS_GZ, readFetchManifest, snapDir } from './fetch.js';
@@ -23,6 +23,8 @@ const FILE_PREFIX = 'file:';
 const EDGES_VERSION = 1;
 const EDGES_FILE = 'edges.tsv';
 const DEFAULT_BATCH = 100_000;
+// Buffer sets of the reader's thread: the batch the caller holds, and up to two parsed ahead of it.
+const BATCH_SETS = 3;
 
 function datasetError(message) {
   return new BenchError(ErrorCodes.DATASET, message);
@@ -123,29 +125,46 @@ async function writeEdgeDataset({ dir, source, seed, skipBad, onProgress }) {
   return manifest;
 }
 
-// The edges of edges.tsv in file order, in batches of `batchSize`: { length, source, target, weight }, views
-// of arrays reused from batch to batch, so valid until the next batch. `hash` receives the bytes as read.
-async function* readBatches(file, { batchSize = DEFAULT_BATCH, hash = null } = {}) {
-  const source = new Int32Array(batchSize);
-  const target = new Int32Array(batchSize);
-  const weight = new Int32Array(batchSize);
-  let length = 0;
-  for await (const chunk of readEdgeChunks(file, { hash })) {
-    for (let at = 0; at < chunk.count;) {
-      const take = Math.min(chunk.count - at, batchSize - length);
-      source.set(chunk.source.subarray(at, at + take), length);
-      target.set(chunk.target.subarray(at, at + take), length);
-      weight.set(chunk.weight.subarray(at, at + take), length);
-      length += take;
-      at += take;
-      if (length === batchSize) {
-        yield { length, source, target, weight };
-        length = 0;
+// The edges of edges.tsv in file order, in batches of `batchSize`: { length, source, target, weight }, valid
+// until the next batch is asked for. They are read and parsed on a worker thread (edge-batch-worker.js), up to
+// BATCH_SETS - 1 batches ahead, so that the parse overlaps with what the caller does with each batch. `digest`,
+// when given, gets `sha256`: the hex sha256 of the bytes as read, once the last batch has been taken.
+async function* readBatches(file, { batchSize = DEFAULT_BATCH, digest = null } = {}) {
+  const worker = new Worker(new URL('./edge-batch-worker.js', import.meta.url), {
+    workerData: { file, batchSize, sets: BATCH_SETS, hash: digest !== null },
+  });
+  const inbox = [];
+  let wake = null;
+  const deliver = (message) => {
+    inbox.push(message);
+    wake?.();
+  };
+  worker.on('message', deliver);
+  worker.on('error', (error) => deliver({ error: { message: error.message, code: null, bench: false } }));
+  worker.on('exit', (code) => deliver({ error: { message: `the reader's thread ended (exit code ${code})`, code: null, bench: false } }));
+  const receive = async () => {
+    while (inbox.length === 0) await new Promise((resolve) => { wake = resolve; });
+    wake = null;
+    return inbox.shift();
+  };
+  try {
+    for (;;) {
+      const { batch, done, error } = await receive();
+      if (error) {
+        throw error.bench ? new BenchError(error.code, error.message) : datasetError(`${file}: ${error.message}`);
       }
+      if (done) {
+        if (digest) digest.sha256 = done.sha256;
+        return;
+      }
+      yield batch;
+      const whole = (array) => new Int32Array(array.buffer);
+      const set = { source: whole(batch.source), target: whole(batch.target), weight: whole(batch.weight) };
+      worker.postMessage({ free: set }, [set.source.buffer, set.target.buffer, set.weight.buffer]);
     }
-  }
-  if (length > 0) {
-    yield { length, source: source.subarray(0, length), target: target.subarray(0, length), weight: weight.subarray(0, length) };
+  } finally {
+    worker.removeAllListeners('exit');
+    await worker.terminate();
   }
 }
 

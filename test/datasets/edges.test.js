@@ -14,6 +14,7 @@ import { gzipSync } from 'node:zlib';
 import { EDGE_DATASETS, derivedWeight, parseFloor, prepareEdges } from '../../datasets/edges.js';
 import { CIT_PATENTS_GZ, FETCH_MANIFEST, POKEC_PROFILES_GZ, POKEC_RELATIONS_GZ, SNAP_DATASET_NAMES, fetchSnap, pokecDir, snapBaseUrl, snapDir } from '../../datasets/fetch.js';
 import { PROFILES_FILE, RELATIONS_FILE, generate } from '../../datasets/generate.js';
+import { BenchError, ErrorCodes } from '../../core/errors.js';
 
 const BIN = fileURLToPath(new URL('../../bin/bench.js', import.meta.url));
 const SEED = 1;
@@ -160,21 +161,46 @@ test('loadEdges and readBatches give exactly the edges of edges.tsv, and parseFl
   assert.equal(all.length, lines.length);
   assert.deepEqual(Array.from({ length: all.length }, (_, i) => [all.source[i], all.target[i], all.weight[i]]), lines);
 
-  const hash = createHash('sha256');
+  const digest = {};
   const batched = [];
   const lengths = [];
-  for await (const batch of dataset.readBatches({ batchSize: 777, hash })) {
+  for await (const batch of dataset.readBatches({ batchSize: 777, digest })) {
     lengths.push(batch.length);
     assert.equal(batch.source.length, batch.length);
     for (let i = 0; i < batch.length; i += 1) batched.push([batch.source[i], batch.target[i], batch.weight[i]]);
   }
   assert.deepEqual(batched, lines);
   assert.ok(lengths.slice(0, -1).every((length) => length === 777));
-  assert.equal(hash.digest('hex'), dataset.sha256, 'hash receives the bytes as read');
+  assert.equal(digest.sha256, dataset.sha256, 'the digest of the bytes as read');
 
   const floor = await parseFloor(dataset);
   assert.equal(floor.edges, lines.length);
   assert.ok(floor.ms > 0 && floor.edgesPerSec > 0);
+});
+
+test('readBatches: a caller that stops early ends the reader; a file that turns bad on the way is a dataset error naming it', async (t) => {
+  const cacheDir = await tempDir(t);
+  const file = path.join(cacheDir, 'random.tsv');
+  await writeFile(file, tsv(randomLines(3000, { weights: true })));
+  const dataset = await prepareEdges({ dataset: `file:${file}`, cacheDir });
+  const lines = await edgesOf(dataset);
+  const taken = [];
+  for await (const batch of dataset.readBatches({ batchSize: 100 })) {
+    taken.push([batch.source[0], batch.target[0], batch.weight[0]]);
+    if (taken.length === 2) break;
+  }
+  assert.deepEqual(taken, [lines[0], lines[100]]);
+
+  // The same size, with a letter where an id was: the prepared file changed behind the manifest.
+  const text = await readFile(dataset.file, 'utf8');
+  await writeFile(dataset.file, `${text.slice(0, 2000)}x${text.slice(2001)}`);
+  const bad = (async () => {
+    let edges = 0;
+    for await (const batch of dataset.readBatches({ batchSize: 100, digest: {} })) edges += batch.length;
+    return edges;
+  })();
+  await assert.rejects(bad, (error) => error instanceof BenchError && error.code === ErrorCodes.DATASET
+    && error.message.includes(dataset.file));
 });
 
 test('a prepared directory is reused; a changed edges.tsv is an error; a changed source is prepared again', async (t) => {

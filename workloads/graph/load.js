@@ -2,7 +2,6 @@
 // import is compared with, as the publication did), then streamed through the adapter's bulk path in batches,
 // indexed and counted, its bytes hashed in the same pass. A collection the namespace's marker records for the
 // same edge list (id, count, sha256) and whose count still matches is reused; any other is loaded again.
-import { createHash } from 'node:crypto';
 import { BenchError, ErrorCodes } from '../../core/errors.js';
 import { parseFloor } from '../../datasets/edges.js';
 import { claimNamespace } from '../../import/import.js';
@@ -23,13 +22,13 @@ async function storedMarker(adapter) {
 }
 
 async function importEdges({ adapter, data, progress }) {
-  const hash = createHash('sha256');
+  const digest = {};
   const started = performance.now();
   await adapter.graph.create(COLLECTION);
   const bar = progress?.bar(`importing ${data.edges.toLocaleString('en-US')} edges`, data.edges);
   let done = 0;
   try {
-    for await (const batch of data.readBatches({ batchSize: BATCH, hash })) {
+    for await (const batch of data.readBatches({ batchSize: BATCH, digest })) {
       await adapter.graph.importEdges(COLLECTION, batch);
       done += batch.length;
       bar?.update(done);
@@ -38,7 +37,7 @@ async function importEdges({ adapter, data, progress }) {
     bar?.stop();
   }
   const edgesMs = performance.now() - started;
-  const sha256 = hash.digest('hex');
+  const { sha256 } = digest;
   if (sha256 !== data.sha256) {
     throw new BenchError(ErrorCodes.DATASET, `${data.file} hashes to ${sha256}, but its manifest records ${data.sha256}: `
       + `the file changed after it was prepared; delete ${data.dir} to prepare the edge list again`);
