@@ -2,15 +2,18 @@
 // its default (test/conformance.test.js runs the default), against the local server as there; and that the
 // driver selected is the one that carries the operations.
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
 import { adapterIds, loadAdapter } from '../adapters/index.js';
+import { openConnection } from '../adapters/mysql/connection.js';
+import { IMPORT_DRIVER, openMariadbDriver } from '../adapters/mysql/mariadb-driver.js';
 import { clientConfig } from '../adapters/postgresql/connection.js';
 import { PIPELINED_CONNECTIONS, SESSION_NAME } from '../adapters/postgresql/postgres-driver.js';
 import { selectDriver } from '../cli/options.js';
 import { ErrorCodes } from '../core/errors.js';
 import { conformanceCases } from './conformance/suite.js';
+import { freePort } from './helpers/net.js';
 import { serverTarget } from './helpers/servers.js';
 
 const NAMESPACE = 'dbshootout_drivers';
@@ -30,6 +33,7 @@ for (const id of adapterIds()) {
 }
 
 const postgresql = await loadAdapter('postgresql');
+const mysql = await loadAdapter('mysql');
 
 describe('--driver', () => {
   const usage = (pattern) => (error) => error.code === ErrorCodes.USAGE && pattern.test(error.message);
@@ -40,14 +44,23 @@ describe('--driver', () => {
     assert.equal(selectDriver(postgresql, 'postgres'), 'postgres');
   });
 
+  test('mysql takes mysql2, the default, or mariadb', () => {
+    assert.deepEqual(mysql.drivers, ['mysql2', 'mariadb']);
+    assert.equal(selectDriver(mysql, undefined), 'mysql2');
+    assert.equal(selectDriver(mysql, 'mariadb'), 'mariadb');
+  });
+
   test('an unknown driver is a usage error naming the valid ones', () => {
     assert.throws(() => selectDriver(postgresql, 'mysql2'), usage(/unknown driver "mysql2" for PostgreSQL; valid drivers: pg, postgres/));
+    assert.throws(() => selectDriver(postgresql, 'mariadb'), usage(/unknown driver "mariadb" for PostgreSQL; valid drivers: pg, postgres/));
+    assert.throws(() => selectDriver(mysql, 'postgres'), usage(/unknown driver "postgres" for MySQL\/MariaDB; valid drivers: mysql2, mariadb/));
   });
 
   test('is a usage error for a database with one driver, naming it', async () => {
     const sqlite = await loadAdapter('sqlite');
     assert.equal(selectDriver(sqlite, undefined), 'better-sqlite3');
     assert.throws(() => selectDriver(sqlite, 'better-sqlite3'), usage(/SQLite has one driver, better-sqlite3/));
+    assert.throws(() => selectDriver(sqlite, 'mariadb'), usage(/SQLite has one driver, better-sqlite3/));
   });
 });
 const target = serverTarget(postgresql, { namespace: NAMESPACE, concurrency: 6 });
@@ -89,5 +102,88 @@ describe('postgresql --driver postgres', { skip: target.skip }, () => {
     } finally {
       await adapter.close();
     }
+  });
+});
+
+const mysqlTarget = serverTarget(mysql, { namespace: NAMESPACE, concurrency: 6 });
+
+// The session as each driver logs in: what the statements' answers and comparisons depend on.
+const SESSION_SQL = `SELECT @@character_set_client AS character_set_client,
+  @@character_set_connection AS character_set_connection, @@character_set_results AS character_set_results,
+  @@collation_connection AS collation_connection, @@sql_mode AS sql_mode, @@time_zone AS time_zone,
+  @@autocommit AS autocommit, @@tx_isolation AS tx_isolation, @@max_heap_table_size AS max_heap_table_size`;
+
+// Server sessions of the test's user, other than `own`.
+async function mysqlSessions(admin, own) {
+  const [rows] = await admin.query('SELECT ID AS id FROM information_schema.PROCESSLIST WHERE USER = ? AND ID <> ?',
+    [mysqlTarget.options.user, own]);
+  return rows.map(({ id }) => Number(id));
+}
+
+describe('mysql --driver mariadb', { skip: mysqlTarget.skip }, () => {
+  let admin;
+  let own;
+  before(async () => {
+    admin = await openConnection(mysqlTarget.options);
+    [[{ own }]] = await admin.query('SELECT CONNECTION_ID() AS own');
+  });
+  after(() => admin?.end());
+
+  test('opens its `concurrency` connections at connect, lends each to one operation at a time, and closes them', async () => {
+    const existing = await mysqlSessions(admin, own);
+    const driver = await openMariadbDriver(mysqlTarget.options);
+    let opened;
+    try {
+      opened = (await mysqlSessions(admin, own)).filter((id) => !existing.includes(id));
+      assert.equal(opened.length, 6);
+      // Six operations at once, each holding its connection for a while: six sessions, all opened at connect.
+      const answers = await Promise.all(Array.from({ length: 6 },
+        () => driver.execute({ sql: 'SELECT CONNECTION_ID(), SLEEP(0.2)', rowsAsArray: true }, [])));
+      const used = answers.map(([[[id]]]) => Number(id));
+      assert.deepEqual([...new Set(used)].sort(), [...opened].sort());
+    } finally {
+      await driver.end();
+    }
+    const deadline = Date.now() + SESSION_END_MS;
+    while ((await mysqlSessions(admin, own)).some((id) => opened.includes(id)) && Date.now() < deadline) await delay(50);
+    assert.deepEqual((await mysqlSessions(admin, own)).filter((id) => opened.includes(id)), []);
+  });
+
+  test('its sessions have mysql2\'s settings, and its answers mysql2\'s types', async () => {
+    const driver = await openMariadbDriver(mysqlTarget.options);
+    try {
+      const [[session]] = await driver.execute(SESSION_SQL, []);
+      const [[expected]] = await admin.execute(SESSION_SQL, []);
+      assert.deepEqual({ ...session }, { ...expected });
+      // BIGINT counts as numbers, text as strings, NULL as null; JSON text is left to the adapter.
+      const typesSql = { sql: 'SELECT COUNT(*), CAST(? AS CHAR), NULL, JSON_OBJECT(\'a\', 1) FROM (SELECT 1) AS t', rowsAsArray: true };
+      const [rows] = await driver.execute(typesSql, ['é😀']);
+      const [expectedRows] = await admin.execute(typesSql, ['é😀']);
+      assert.deepEqual(rows.map((row) => [...row]), expectedRows);
+      assert.deepEqual(expectedRows, [[1, 'é😀', null, '{"a": 1}']]);
+    } finally {
+      await driver.end();
+    }
+  });
+
+  test('mysql2, the default, opens no mariadb pool; mariadb opens one beside mysql2\'s', async () => {
+    for (const [driver, sessions] of [['mysql2', 6], ['mariadb', 12]]) {
+      const existing = await mysqlSessions(admin, own);
+      const adapter = mysql.create({ ...mysqlTarget.options, driver });
+      await adapter.connect();
+      try {
+        assert.equal((await mysqlSessions(admin, own)).filter((id) => !existing.includes(id)).length, sessions, driver);
+        assert.equal((await adapter.settings()).import_driver, driver === 'mariadb' ? IMPORT_DRIVER : undefined);
+      } finally {
+        await adapter.close();
+      }
+    }
+  });
+
+  test('a server that refuses the connection is reported as mysql2\'s is, naming host:port', async () => {
+    const port = await freePort();
+    await assert.rejects(openMariadbDriver({ ...mysqlTarget.options, host: '127.0.0.1', port, connectTimeoutMs: 2000 }),
+      (error) => error.code === ErrorCodes.CONNECT
+        && new RegExp(`^mysql: cannot connect to 127\\.0\\.0\\.1:${port} as ${mysqlTarget.options.user}: .*ECONNREFUSED`).test(error.message));
   });
 });

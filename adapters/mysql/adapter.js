@@ -2,6 +2,7 @@ import { BenchError, ErrorCodes } from '../../core/errors.js';
 import { BulkLoad, IMPORT_STREAMS, split } from '../bulk-load.js';
 import { LoadStream, insertBatch } from './bulk.js';
 import { connectError, createPool, endpoint } from './connection.js';
+import { IMPORT_DRIVER, openMariadbDriver } from './mariadb-driver.js';
 import { deleteDocument, getDocument, insertDocument, updateDocument } from './crud.js';
 import { graphOperations } from './graph.js';
 import {
@@ -23,6 +24,9 @@ export class MysqlAdapter {
   #options;
   #tables;
   #pool = null;
+  // The operations' pool when `options.driver` is 'mariadb' (mariadb-driver.js); null with mysql2, whose pool
+  // then serves them too.
+  #mariadb = null;
   #server = null;
   #paths;
   // The import phase under way, streamed through LOAD DATA statements (../bulk-load.js).
@@ -30,7 +34,7 @@ export class MysqlAdapter {
   // What crud.js needs of the connection.
   #store = {
     table: (name) => this.#tables.temp(name),
-    execute: (sql, values) => this.#connection.execute(sql, values),
+    execute: (sql, values) => this.#operations.execute(sql, values),
   };
   // What queries.js needs: a query collection is a temporary table of its own (`tmp_q_values10k`) in the
   // namespace's database, so resetNamespace() and dropNamespace remove it with the database.
@@ -85,6 +89,14 @@ export class MysqlAdapter {
       await pool.end().catch(() => {});
       throw connectError(this.#options, error);
     }
+    if (this.#options.driver === 'mariadb') {
+      try {
+        this.#mariadb = await openMariadbDriver(this.#options);
+      } catch (error) {
+        await pool.end().catch(() => {});
+        throw error;
+      }
+    }
     this.#pool = pool;
   }
 
@@ -92,8 +104,11 @@ export class MysqlAdapter {
     this.#bulk.abort();
     if (!this.#pool) return;
     const pool = this.#pool;
+    const mariadb = this.#mariadb;
     this.#pool = null;
+    this.#mariadb = null;
     this.#server = null;
+    await mariadb?.end();
     await pool.end();
   }
 
@@ -112,7 +127,8 @@ export class MysqlAdapter {
              @@innodb_sort_buffer_size AS innodb_sort_buffer_size,
              @@max_connections AS max_connections,
              @@version_comment AS version_comment`);
-    return { ...row };
+    // Whatever the driver, imports go through mysql2's LOAD DATA (README, "Drivers").
+    return this.#mariadb ? { ...row, import_driver: IMPORT_DRIVER } : { ...row };
   }
 
   // InnoDB's own figures for the namespace's database: pages of data and indexes as its statistics last counted
@@ -277,7 +293,7 @@ export class MysqlAdapter {
   // --- operations ---
 
   async singleRead(key) {
-    const [rows] = await this.#connection.execute(`SELECT doc FROM ${this.#tables.profiles} WHERE _key = ?`, [key]);
+    const [rows] = await this.#operations.execute(`SELECT doc FROM ${this.#tables.profiles} WHERE _key = ?`, [key]);
     return rows.length === 0 ? null : JSON.parse(rows[0].doc);
   }
 
@@ -292,7 +308,7 @@ export class MysqlAdapter {
   }
 
   async aggregation() {
-    const [rows] = await this.#connection.execute({
+    const [rows] = await this.#operations.execute({
       sql: `SELECT JSON_VALUE(doc, '$.AGE') AS age, COUNT(*) AS n FROM ${this.#tables.profiles} GROUP BY age`,
       rowsAsArray: true,
     });
@@ -316,7 +332,7 @@ export class MysqlAdapter {
   }
 
   async shortestPath(from, to, maxDepth) {
-    return this.#paths.find(this.#connection, from, to, maxDepth);
+    return this.#paths.find(this.#operations, from, to, maxDepth);
   }
 
   #neighborsSql() {
@@ -334,14 +350,14 @@ export class MysqlAdapter {
   }
 
   async #keys(sql, params) {
-    const [rows] = await this.#connection.execute({ sql, rowsAsArray: true }, params);
+    const [rows] = await this.#operations.execute({ sql, rowsAsArray: true }, params);
     return rows.map(([node]) => node);
   }
 
   // The key set is computed first (a derived table), then joined with the profiles' primary key.
   async #documents(sql, params) {
     const documentsSql = `SELECT p.doc FROM (${sql}) AS n JOIN ${this.#tables.profiles} AS p ON p._key = n.node`;
-    const [rows] = await this.#connection.execute({ sql: documentsSql, rowsAsArray: true }, params);
+    const [rows] = await this.#operations.execute({ sql: documentsSql, rowsAsArray: true }, params);
     return rows.map(([doc]) => JSON.parse(doc));
   }
 
@@ -421,6 +437,11 @@ export class MysqlAdapter {
   get #connection() {
     if (!this.#pool) throw new Error('mysql: not connected (call connect() first)');
     return this.#pool;
+  }
+
+  // Where the timed operations go: the selected driver's pool.
+  get #operations() {
+    return this.#mariadb ?? this.#connection;
   }
 
   async #value(sql) {

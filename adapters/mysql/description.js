@@ -8,6 +8,9 @@ export default {
   name: 'MySQL/MariaDB',
   kind: 'server',
   driver: 'mysql2',
+  // `--driver`: mysql2, the default, or mariadb (the MariaDB connector) for the social and crud suites' operations
+  // (mariadb-driver.js).
+  drivers: ['mysql2', 'mariadb'],
   supports: ['singleRead', 'singleWrite', 'singleWriteSync', 'aggregation',
              'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath',
              'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument', ...CASE_NAMES, ...GRAPH_OPERATIONS],
