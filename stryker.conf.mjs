@@ -38,6 +38,10 @@ const SCOPES = {
     mutate: ['workloads/graph/check.js', 'workloads/graph/reference.js', 'workloads/graph/params.js', 'workloads/graph/workloads.js'],
     tests: ['test/graph.test.js'],
   },
+  mixed: {
+    mutate: ['workloads/mixed/*.js'],
+    tests: ['test/suites/mixed.test.js', 'test/workloads/declarations.test.js'],
+  },
   import: {
     mutate: ['import/**/*.js'],
     tests: ['test/import.test.js'],
