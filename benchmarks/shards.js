@@ -16,38 +16,24 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { parseArgs, promisify } from 'node:util';
+import { promisify } from 'node:util';
 import postgresql from '../adapters/postgresql/description.js';
 import { adapterOptions } from '../cli/options.js';
 import { environment } from '../core/environment.js';
-import { defaultCacheDir } from '../core/paths.js';
 import { mergeShards } from '../results/merge.js';
+import { format, loadAverage, median, runRounds } from './rounds.js';
+import { serverArgs, serverArgv } from './server-flags.js';
 
 const BIN = fileURLToPath(new URL('../bin/bench.js', import.meta.url));
 const MERGE_REPEATS = 20;
 const run = promisify(execFile);
 
-const { values: args } = parseArgs({
-  options: {
-    host: { type: 'string' },
-    port: { type: 'string' },
-    user: { type: 'string' },
-    database: { type: 'string' },
-    namespace: { type: 'string', default: 'shards_bench' },
-    shards: { type: 'string', default: '1,2,4' },
-    concurrency: { type: 'string', default: '25' },
-    records: { type: 'string', default: '10000' },
-    ops: { type: 'string', default: '100000' },
-    rounds: { type: 'string', default: '3' },
-  },
+const args = serverArgs({
+  namespace: 'shards_bench', shards: '1,2,4', concurrency: '25', records: '10000', ops: '100000', rounds: '3',
 });
 const counts = args.shards.split(',').map(Number);
 const rounds = Number(args.rounds);
-// Reached like `bench run` reaches it: the local server of `bench server start postgresql`, unless named.
-const options = adapterOptions(postgresql, {
-  host: args.host, port: args.port === undefined ? undefined : Number(args.port), user: args.user, database: args.database,
-  namespace: args.namespace, concurrency: Number(args.concurrency), 'connect-timeout': 10, 'cache-dir': defaultCacheDir(),
-});
+const options = adapterOptions(postgresql, serverArgv(args));
 const connection = ['--host', options.host, '--port', String(options.port), '--user', options.user,
   ...(options.database ? ['--database', options.database] : [])];
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'bench-shards-'));
@@ -74,18 +60,15 @@ function figures(documents) {
   };
 }
 
-const measured = Object.fromEntries(counts.map((count) => [count, []]));
 let mergeInput = null;
+// A contender per shard count (in ascending order, as object keys of numbers go), resolving with its figures.
+const contenders = Object.fromEntries(counts.map((count) => [count, async (round) => {
+  const documents = await shardedRun(count, `shards-${count}-round-${round + 1}-${Date.now()}`);
+  if (count === Math.max(...counts)) mergeInput = documents;
+  return figures(documents);
+}]));
 try {
-  for (let round = 0; round < rounds; round += 1) {
-    // Rotating the order spreads the machine's other load evenly over the shard counts.
-    for (let i = 0; i < counts.length; i += 1) {
-      const count = counts[(i + round) % counts.length];
-      const documents = await shardedRun(count, `shards-${count}-round-${round + 1}-${Date.now()}`);
-      measured[count].push(figures(documents));
-      if (count === Math.max(...counts)) mergeInput = documents;
-    }
-  }
+  const measured = await runRounds(contenders, rounds);
   const times = [];
   for (let i = 0; i < MERGE_REPEATS; i += 1) {
     const began = performance.now();
@@ -96,12 +79,10 @@ try {
   await run(process.execPath, [BIN, 'merge', path.dirname(mergeInput[0].file), '--out', path.join(scratch, 'merged.json'), '--quiet']);
   const commandMs = performance.now() - began;
 
-  const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
-  const format = (value) => Math.round(value).toLocaleString('en-US');
   const env = environment();
   console.log(`sharded load on PostgreSQL: mixed read-only, ${format(Number(args.records))} documents, zipfian keys, `
     + `${format(Number(args.ops))} operations per run split by key, concurrency ${args.concurrency} per shard, ${rounds} rounds`);
-  console.log(`machine: ${env.cpu}, ${env.cores} cores, load average ${os.loadavg().map((load) => load.toFixed(1)).join(' ')}, node ${env.node}`);
+  console.log(`machine: ${env.cpu}, ${env.cores} cores, load average ${loadAverage()}, node ${env.node}`);
   // Per shard count the median of the rounds, each round's in brackets; "latest start": how late the latest shard
   // began after the instant shard 0 announced.
   const rows = [['shards', 'merged ops/s', 'p50 ms', 'p99 ms', 'latest start ms']];
