@@ -14,29 +14,5 @@
 # reported.
 set -uo pipefail
 
-if [ "$#" -lt 1 ]; then
-  sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//' >&2
-  exit 2
-fi
-read -r -a databases <<< "$1"
-shift
-if [ "$#" -gt 0 ]; then flags=("$@"); else flags=(--scale small --runs 3); fi
-out=${OUT:-bench-results/graph}
-root=$(cd "$(dirname "$0")/.." && pwd)
-bench() { node "$root/bin/bench.js" "$@"; }
-
-failed=()
-for db in "${databases[@]}"; do
-  echo "== $db" >&2
-  bench run --suite graph --db "$db" --reimport "${flags[@]}" --out "$out/$db" || failed+=("$db")
-done
-dirs=()
-for db in "${databases[@]}"; do [ -d "$out/$db" ] && dirs+=("$out/$db"); done
-if [ "${#dirs[@]}" -gt 0 ]; then
-  bench report "${dirs[@]}" --suite graph | tee "$out/report.txt"
-  bench report "${dirs[@]}" --suite graph --format html --out "$out/report.html"
-fi
-if [ "${#failed[@]}" -gt 0 ]; then
-  echo "not every database passed: ${failed[*]}" >&2
-  exit 1
-fi
+. "$(dirname "$0")/across-databases.sh"
+across_databases graph 2,14 yes '--scale small --runs 3' "$@"

@@ -12,26 +12,5 @@
 # report also to $OUT/report.txt. A database whose run fails is named at the end; the others are reported.
 set -uo pipefail
 
-if [ "$#" -lt 1 ]; then
-  sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//' >&2
-  exit 2
-fi
-read -r -a databases <<< "$1"
-shift
-if [ "$#" -gt 0 ]; then flags=("$@"); else flags=(--size 10k,100k,1M); fi
-out=${OUT:-bench-results/queries}
-root=$(cd "$(dirname "$0")/.." && pwd)
-bench() { node "$root/bin/bench.js" "$@"; }
-
-failed=()
-for db in "${databases[@]}"; do
-  echo "== $db" >&2
-  bench run --suite queries --db "$db" --reimport "${flags[@]}" --out "$out/$db" || failed+=("$db")
-done
-dirs=()
-for db in "${databases[@]}"; do [ -d "$out/$db" ] && dirs+=("$out/$db"); done
-[ "${#dirs[@]}" -gt 0 ] && bench report "${dirs[@]}" --suite queries | tee "$out/report.txt"
-if [ "${#failed[@]}" -gt 0 ]; then
-  echo "not every database passed: ${failed[*]}" >&2
-  exit 1
-fi
+. "$(dirname "$0")/across-databases.sh"
+across_databases queries 2,12 no '--size 10k,100k,1M' "$@"
