@@ -9,32 +9,18 @@ import { after, before, describe, test } from 'node:test';
 import { DuckDBInstance } from '@duckdb/node-api';
 import duckdb from '../../adapters/duckdb/description.js';
 import { namespaceTables } from '../../adapters/duckdb/schema.js';
+import { distinctEdges } from '../helpers/edge-lists.js';
 
 const NAMESPACE = 'dbshootout';
 const TABLE = namespaceTables(NAMESPACE).temp('g_edges');
 const CONCURRENCY = 4;
 const TARGETS = 10;
 
-// `count` edges sorted by source then target, distinct, no self-loops: TARGETS targets per source.
-function edgeList(count) {
-  const edges = Array.from({ length: count }, (_, i) => (
-    { source: Math.floor(i / TARGETS) + 1, target: 100_000 + (i % TARGETS), weight: i * 7 }));
-  return {
-    edges,
-    batch: (from, to) => ({
-      length: to - from,
-      source: Int32Array.from(edges.slice(from, to), (edge) => edge.source),
-      target: Int32Array.from(edges.slice(from, to), (edge) => edge.target),
-      weight: Int32Array.from(edges.slice(from, to), (edge) => edge.weight),
-    }),
-  };
-}
-
 describe('duckdb graph suite', () => {
   let dir;
   let file;
   let db;
-  const list = edgeList(1 + 2047 + 2048 + 2049 + 5000);
+  const list = distinctEdges(1 + 2047 + 2048 + 2049 + 5000, TARGETS);
 
   const open = async () => {
     db = duckdb.create({ namespace: NAMESPACE, database: file, concurrency: CONCURRENCY });

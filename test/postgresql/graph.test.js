@@ -8,27 +8,11 @@ import pg from 'pg';
 import postgresql from '../../adapters/postgresql/description.js';
 import { binaryParts, binaryRows } from '../../adapters/postgresql/graph.js';
 import { clientConfig } from '../../adapters/postgresql/connection.js';
+import { batchOf, edgeList } from '../helpers/edge-lists.js';
 import { serverTarget } from '../helpers/servers.js';
 
 const NAMESPACE = 'dbshootout_pgtest_graph';
 const MAX = 2 ** 31 - 1;
-
-const batchOf = (edges) => ({
-  length: edges.length,
-  source: Int32Array.from(edges, ([source]) => source),
-  target: Int32Array.from(edges, ([, target]) => target),
-  weight: Int32Array.from(edges, ([, , weight]) => weight),
-});
-
-// Every edge of `count` from source 1 upwards, `perSource` targets each, in file order.
-function edgeList(count, perSource) {
-  const edges = [];
-  for (let i = 0; i < count; i += 1) {
-    const source = 1 + Math.floor(i / perSource);
-    edges.push([source, source + 1 + ((i * 7919) % 5000), i % 1000]);
-  }
-  return batchOf(edges.sort((a, b) => a[0] - b[0] || a[1] - b[1]));
-}
 
 // Rows of COPY's binary format back into [source, target, weight], checking each row's framing.
 function decode(buffer) {

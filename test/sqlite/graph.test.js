@@ -10,26 +10,10 @@ import Database from 'better-sqlite3';
 import sqlite from '../../adapters/sqlite/description.js';
 import { ROWS, graphStatements } from '../../adapters/sqlite/graph.js';
 import { namespaceTables } from '../../adapters/sqlite/schema.js';
+import { distinctEdges } from '../helpers/edge-lists.js';
 
 const NAMESPACE = 'dbshootout';
 const TABLE = namespaceTables(NAMESPACE).temp('g_edges');
-
-// `count` edges sorted by source then target, distinct, no self-loops: ten targets per source.
-function edgeList(count, first = 0) {
-  const edges = Array.from({ length: count }, (_, n) => {
-    const i = first + n;
-    return { source: Math.floor(i / 10) + 1, target: 100_000 + (i % 10), weight: i * 7 };
-  });
-  return {
-    edges,
-    batch: (from, to) => ({
-      length: to - from,
-      source: Int32Array.from(edges.slice(from, to), (edge) => edge.source),
-      target: Int32Array.from(edges.slice(from, to), (edge) => edge.target),
-      weight: Int32Array.from(edges.slice(from, to), (edge) => edge.weight),
-    }),
-  };
-}
 
 async function load(graph, name, list, lengths) {
   await graph.create(name);
@@ -61,7 +45,7 @@ describe('sqlite graph suite', () => {
 
   test('batches of any length load whole: full statements of ROWS edges, then the rest one by one', async () => {
     const lengths = [1, ROWS - 1, ROWS, ROWS + 1, 2 * ROWS + 7];
-    const list = edgeList(lengths.reduce((sum, length) => sum + length, 0));
+    const list = distinctEdges(lengths.reduce((sum, length) => sum + length, 0));
     await load(db.graph, 'edges', list, lengths);
     assert.equal(await db.graph.count('edges'), list.edges.length);
     for (const edge of list.edges) assert.deepEqual(await db.graph.findEdge('edges', edge.source, edge.target), edge);
@@ -90,7 +74,7 @@ describe('sqlite graph suite', () => {
   });
 
   test('a batch upsert that fails on one edge writes none of them', async () => {
-    const [first] = edgeList(1).edges;
+    const [first] = distinctEdges(1).edges;
     const before = await db.graph.count('edges');
     await assert.rejects(db.graph.upsertEdges('edges', [
       { ...first, weight: first.weight + 1 },
@@ -103,7 +87,7 @@ describe('sqlite graph suite', () => {
   });
 
   test('diskUsage counts one collection with its index, within the namespace', async () => {
-    await load(db.graph, 'small', edgeList(100), [100]);
+    await load(db.graph, 'small', distinctEdges(100), [100]);
     const large = await db.graph.diskUsage('edges');
     const small = await db.graph.diskUsage('small');
     assert.ok(small > 0 && large > small, `the larger collection takes more pages (${large} > ${small})`);
@@ -124,7 +108,7 @@ describe('sqlite graph suite', () => {
     await db.resetNamespace();
     assert.deepEqual(tables(), []);
     assert.equal(await db.graph.count('edges'), 0);
-    await load(db.graph, 'edges', edgeList(10), [10]);
+    await load(db.graph, 'edges', distinctEdges(10), [10]);
     await db.close();
     await sqlite.testSupport.dropNamespace({ namespace: NAMESPACE, database: file });
     assert.deepEqual(tables(), []);
