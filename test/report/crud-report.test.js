@@ -3,14 +3,11 @@
 // per-workload tables; and `bench compare` of two crud result sets, key by key. The result documents are made up
 // here: two databases, two levels, one level failed.
 import assert from 'node:assert/strict';
-import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { test } from 'node:test';
-import { pathToFileURL } from 'node:url';
 import { buildComparison } from '../../results/compare.js';
 import { REPORT_FORMATS, buildReport } from '../../results/report/index.js';
 import { summarizeLatencies } from '../../results/stats.js';
+import { browserTest, drawPage } from '../helpers/browser.js';
 
 const PHASES = ['insert', 'get', 'update', 'delete'];
 const OPS = 100;
@@ -221,41 +218,18 @@ test('a social report has no crud block, columns or chart', () => {
 
 // In a real headless browser (as test/report/html.test.js: Debian's chromium through puppeteer-core), when one
 // is installed: the line charts are drawn with no error, and a failed level is named in its line's legend.
-const browserPath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((file) => {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-});
-
-test('the page draws a line chart per phase and count in a browser', { skip: browserPath ? false : 'no chromium binary', timeout: 120_000 }, async () => {
-  const { default: puppeteer } = await import('puppeteer-core');
+test('the page draws a line chart per phase and count in a browser', browserTest, async () => {
   const serial = crudDocument('gamma', { levels: [1, 4], times: () => [10, 10, 10], execution: 'serial' });
-  const work = mkdtempSync(path.join(os.tmpdir(), 'bench-crud-html-'));
-  const file = path.join(work, 'report.html');
-  writeFileSync(file, REPORT_FORMATS.html(buildReport([alpha, beta, serial], { baseline: 'alpha' })));
-  const browser = await puppeteer.launch({ executablePath: browserPath, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
-  try {
-    const page = await browser.newPage();
-    const problems = [];
-    page.on('console', (message) => { if (message.type() === 'error') problems.push(`console: ${message.text()}`); });
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
-    const charts = await page.evaluate(() => Array.from(document.querySelectorAll('#chart-crud canvas')).map((canvas) => {
-      const chart = window.Chart.getChart(canvas);
-      return { type: chart.config.type, labels: chart.data.labels, lines: chart.data.datasets.map((dataset) => [dataset.label, dataset.data]) };
-    }));
-    assert.deepEqual(problems, []);
-    assert.deepEqual(charts.map((chart) => chart.type), ['line', 'line', 'line', 'line']);
-    assert.deepEqual(charts[2], {
-      type: 'line',
-      labels: ['1', '4'],
-      lines: [['alpha', [101, 50.5]], ['beta (c=4 failed)', [202, null]], ['gamma (serial driver)', [10, 10]]],
-    });
-  } finally {
-    await browser.close();
-    rmSync(work, { recursive: true, force: true });
-  }
+  const html = REPORT_FORMATS.html(buildReport([alpha, beta, serial], { baseline: 'alpha' }));
+  const { problems, drawn: charts } = await drawPage(html, () => Array.from(document.querySelectorAll('#chart-crud canvas')).map((canvas) => {
+    const chart = window.Chart.getChart(canvas);
+    return { type: chart.config.type, labels: chart.data.labels, lines: chart.data.datasets.map((dataset) => [dataset.label, dataset.data]) };
+  }));
+  assert.deepEqual(problems, []);
+  assert.deepEqual(charts.map((chart) => chart.type), ['line', 'line', 'line', 'line']);
+  assert.deepEqual(charts[2], {
+    type: 'line',
+    labels: ['1', '4'],
+    lines: [['alpha', [101, 50.5]], ['beta (c=4 failed)', [202, null]], ['gamma (serial driver)', [10, 10]]],
+  });
 });

@@ -5,11 +5,10 @@
 // memory on a file written here, give the documents and the runs' figures; copies of the memory runs with times,
 // bytes and sizes set by hand, as a server database's document records them, give figures to check exactly.
 import assert from 'node:assert/strict';
-import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { pathToFileURL } from 'node:url';
 import memory from '../../adapters/memory/description.js';
 import sqlite from '../../adapters/sqlite/description.js';
 import { formatBytes } from '../../results/format.js';
@@ -18,6 +17,7 @@ import { REPORT_FORMATS, buildReport } from '../../results/report/index.js';
 import { runBenchmark } from '../../runner/run.js';
 import { WRITE_OPERATIONS } from '../../workloads/graph/operations.js';
 import suite from '../../workloads/graph/suite.js';
+import { browserTest, drawPage } from '../helpers/browser.js';
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'bench-graph-report-'));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -224,58 +224,34 @@ test('a collection every file reused has no load to show: the import row says so
 
 // Debian's chromium through puppeteer-core, as test/report/html.test.js: without it the test skips, unless
 // BENCH_REQUIRE lists chromium.
-const browserPath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((file) => {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-});
-const required = (process.env.BENCH_REQUIRE ?? '').split(',').map((id) => id.trim()).includes('chromium');
-const missing = 'no chromium binary (/usr/bin/chromium, /usr/bin/chromium-browser): install one with `apt-get install chromium`';
-
-test('the page charts the bytes per request and the size on disk per edge list in a browser', { skip: browserPath || required ? false : missing, timeout: 120_000 }, async () => {
-  assert.ok(browserPath, `BENCH_REQUIRE lists chromium, but ${missing}`);
-  const { default: puppeteer } = await import('puppeteer-core');
-  const file = path.join(work, 'report.html');
+test('the page charts the bytes per request and the size on disk per edge list in a browser', browserTest, async () => {
   const report = buildReport(documents(), { allowMixed: true });
   const [a, b] = report.graph.edgeLists.map((list) => list.id);
-  writeFileSync(file, REPORT_FORMATS.html(report));
-  const browser = await puppeteer.launch({ executablePath: browserPath, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
-  try {
-    const page = await browser.newPage();
-    const problems = [];
-    page.on('console', (message) => { if (message.type() === 'error') problems.push(`console: ${message.text()}`); });
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
-    const charts = await page.evaluate(() => Array.from(document.querySelectorAll('#chart-graph canvas')).map((canvas) => {
-      const chart = window.Chart.getChart(canvas);
-      return {
-        title: chart.options.plugins.title.text,
-        scale: chart.options.scales.y.type,
-        labels: chart.data.labels,
-        bars: chart.data.datasets.map((dataset) => [dataset.label, dataset.data.filter((v) => typeof v === 'number').length]),
-      };
-    }));
-    assert.deepEqual(problems, []);
-    const workloads = suite.workloads.map((w) => w.name);
-    // On the file's list nothing was written (every figure 0) and no size on disk measured: no chart of either.
-    assert.deepEqual(charts.map((c) => c.title), [
-      `${a}: bytes read per request (lower is better)`, `${a}: bytes written per request (lower is better)`,
-      `${a}: edge collection on disk after the import and after each write workload`,
-      `${b}: bytes read per request (lower is better)`,
-    ]);
-    // 4 KiB to 400 KiB read per request: more than a factor of 20, so a log scale.
-    assert.equal(charts[0].scale, 'logarithmic');
-    assert.deepEqual(charts[0].labels, workloads);
-    assert.deepEqual(charts[0].bars, [['postgresql', 10], ['memory', 10]]);
-    assert.deepEqual(charts[2].labels, ['after import', 'after upsertEdge', 'after upsertEdges', 'after removeEdge', 'after removeEdges']);
-    assert.deepEqual(charts[2].bars, [['postgresql', 5], ['memory', 0]]);
-    assert.equal(charts[2].scale, 'linear');
-    // The failed removeEdge of postgresql on the file's list has no bar.
-    assert.deepEqual(charts[3].bars, [['postgresql', 9], ['memory', 10]]);
-  } finally {
-    await browser.close();
-  }
+  const html = REPORT_FORMATS.html(report);
+  const { problems, drawn: charts } = await drawPage(html, () => Array.from(document.querySelectorAll('#chart-graph canvas')).map((canvas) => {
+    const chart = window.Chart.getChart(canvas);
+    return {
+      title: chart.options.plugins.title.text,
+      scale: chart.options.scales.y.type,
+      labels: chart.data.labels,
+      bars: chart.data.datasets.map((dataset) => [dataset.label, dataset.data.filter((v) => typeof v === 'number').length]),
+    };
+  }));
+  assert.deepEqual(problems, []);
+  const workloads = suite.workloads.map((w) => w.name);
+  // On the file's list nothing was written (every figure 0) and no size on disk measured: no chart of either.
+  assert.deepEqual(charts.map((c) => c.title), [
+    `${a}: bytes read per request (lower is better)`, `${a}: bytes written per request (lower is better)`,
+    `${a}: edge collection on disk after the import and after each write workload`,
+    `${b}: bytes read per request (lower is better)`,
+  ]);
+  // 4 KiB to 400 KiB read per request: more than a factor of 20, so a log scale.
+  assert.equal(charts[0].scale, 'logarithmic');
+  assert.deepEqual(charts[0].labels, workloads);
+  assert.deepEqual(charts[0].bars, [['postgresql', 10], ['memory', 10]]);
+  assert.deepEqual(charts[2].labels, ['after import', 'after upsertEdge', 'after upsertEdges', 'after removeEdge', 'after removeEdges']);
+  assert.deepEqual(charts[2].bars, [['postgresql', 5], ['memory', 0]]);
+  assert.equal(charts[2].scale, 'linear');
+  // The failed removeEdge of postgresql on the file's list has no bar.
+  assert.deepEqual(charts[3].bars, [['postgresql', 9], ['memory', 10]]);
 });

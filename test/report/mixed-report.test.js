@@ -3,13 +3,10 @@
 // and latency at each target rate, with a note where it fell behind (the model's `mixed` block, its tables, CSV
 // columns and charts). The result documents are made up here: two databases, one level failed, one rate behind.
 import assert from 'node:assert/strict';
-import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { test } from 'node:test';
-import { pathToFileURL } from 'node:url';
 import { REPORT_FORMATS, buildReport } from '../../results/report/index.js';
 import { summarizeLatencies } from '../../results/stats.js';
+import { browserTest, drawPage } from '../helpers/browser.js';
 
 const OPS = 100;
 const RECORDS = 50;
@@ -225,51 +222,28 @@ test('a crud report has no mixed block, columns or chart', () => {
 
 // In a real headless browser (as test/report/html.test.js: Debian's chromium through puppeteer-core), when one
 // is installed: the charts are drawn with no error, with the data and legends the tables give.
-const browserPath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((file) => {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-});
-
-test('the page draws the throughput and the latency-against-throughput charts in a browser', { skip: browserPath ? false : 'no chromium binary', timeout: 120_000 }, async () => {
-  const { default: puppeteer } = await import('puppeteer-core');
-  const work = mkdtempSync(path.join(os.tmpdir(), 'bench-mixed-html-'));
-  const file = path.join(work, 'report.html');
-  writeFileSync(file, REPORT_FORMATS.html(buildReport([alpha, beta], { baseline: 'alpha' })));
-  const browser = await puppeteer.launch({ executablePath: browserPath, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
-  try {
-    const page = await browser.newPage();
-    const problems = [];
-    page.on('console', (message) => { if (message.type() === 'error') problems.push(`console: ${message.text()}`); });
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
-    const charts = await page.evaluate(() => Array.from(document.querySelectorAll('#chart-mixed canvas')).map((canvas) => {
-      const chart = window.Chart.getChart(canvas);
-      return {
-        type: chart.config.type,
-        labels: chart.data.labels,
-        lines: chart.data.datasets.map((dataset) => [dataset.label, dataset.data]),
-        axes: Object.fromEntries(Object.entries(chart.options.scales).map(([id, scale]) => [id, scale.title.text])),
-      };
-    }));
-    assert.deepEqual(problems, []);
-    assert.deepEqual(charts.map((chart) => chart.type), ['bar', 'bar', 'scatter']);
-    const [readOnly, , sweep] = charts;
-    assert.deepEqual(readOnly.labels, ['alpha c=1', 'beta c=1', 'alpha c=4', 'beta c=4 (failed)']);
-    // A bar dataset per database (its colour in the legend), then the latency marks.
-    assert.deepEqual(readOnly.lines.map(([label]) => label), ['alpha ops/s', 'beta ops/s', 'p50 ms', 'p95 ms', 'p99 ms']);
-    assert.deepEqual(readOnly.lines.slice(0, 2).map(([, values]) => values), [[1000, null, 2000, null], [null, 500, null, null]]);
-    assert.match(readOnly.axes.y, /higher is better/);
-    assert.match(readOnly.axes.latency, /lower is better/);
-    assert.deepEqual(sweep.lines.map(([label]) => label), ['alpha p99', 'alpha p50', 'beta p99 (800/s not run)', 'beta p50 (800/s not run)']);
-    assert.deepEqual(sweep.lines[2][1].map(({ x, y }) => [x, Math.round(y)]), [[100, 99], [190, 198], [300, 396]]);
-    assert.match(sweep.axes.x, /^achieved throughput, ops\/s/);
-    assert.match(sweep.axes.y, /lower is better/);
-  } finally {
-    await browser.close();
-    rmSync(work, { recursive: true, force: true });
-  }
+test('the page draws the throughput and the latency-against-throughput charts in a browser', browserTest, async () => {
+  const html = REPORT_FORMATS.html(buildReport([alpha, beta], { baseline: 'alpha' }));
+  const { problems, drawn: charts } = await drawPage(html, () => Array.from(document.querySelectorAll('#chart-mixed canvas')).map((canvas) => {
+    const chart = window.Chart.getChart(canvas);
+    return {
+      type: chart.config.type,
+      labels: chart.data.labels,
+      lines: chart.data.datasets.map((dataset) => [dataset.label, dataset.data]),
+      axes: Object.fromEntries(Object.entries(chart.options.scales).map(([id, scale]) => [id, scale.title.text])),
+    };
+  }));
+  assert.deepEqual(problems, []);
+  assert.deepEqual(charts.map((chart) => chart.type), ['bar', 'bar', 'scatter']);
+  const [readOnly, , sweep] = charts;
+  assert.deepEqual(readOnly.labels, ['alpha c=1', 'beta c=1', 'alpha c=4', 'beta c=4 (failed)']);
+  // A bar dataset per database (its colour in the legend), then the latency marks.
+  assert.deepEqual(readOnly.lines.map(([label]) => label), ['alpha ops/s', 'beta ops/s', 'p50 ms', 'p95 ms', 'p99 ms']);
+  assert.deepEqual(readOnly.lines.slice(0, 2).map(([, values]) => values), [[1000, null, 2000, null], [null, 500, null, null]]);
+  assert.match(readOnly.axes.y, /higher is better/);
+  assert.match(readOnly.axes.latency, /lower is better/);
+  assert.deepEqual(sweep.lines.map(([label]) => label), ['alpha p99', 'alpha p50', 'beta p99 (800/s not run)', 'beta p50 (800/s not run)']);
+  assert.deepEqual(sweep.lines[2][1].map(({ x, y }) => [x, Math.round(y)]), [[100, 99], [190, 198], [300, 396]]);
+  assert.match(sweep.axes.x, /^achieved throughput, ops\/s/);
+  assert.match(sweep.axes.y, /lower is better/);
 });

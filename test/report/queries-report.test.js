@@ -4,11 +4,10 @@
 // html`. The result documents come from real runs of the in-process memory adapter and SQLite, on 1,000
 // documents, in a cache of their own.
 import assert from 'node:assert/strict';
-import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { pathToFileURL } from 'node:url';
 import memory from '../../adapters/memory/description.js';
 import sqlite from '../../adapters/sqlite/description.js';
 import { buildComparison } from '../../results/compare.js';
@@ -16,6 +15,7 @@ import { formatCompareHtml } from '../../results/compare-html.js';
 import { REPORT_FORMATS, buildReport } from '../../results/report/index.js';
 import { runBenchmark } from '../../runner/run.js';
 import suite from '../../workloads/queries/suite.js';
+import { browserTest, drawPage } from '../helpers/browser.js';
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'bench-queries-report-'));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -58,35 +58,14 @@ test('the report gives each database the published table, its loads, and the nor
   assert.ok(csv.some((line) => line.includes(',join-id,1k,') && line.endsWith(',1000')), 'a join row with its 1,000 rows');
 });
 
-const browserPath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((file) => {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-});
-
-test('the page draws a bar chart of the cases per size in a browser', { skip: browserPath ? false : 'no chromium binary', timeout: 120_000 }, async () => {
-  const { default: puppeteer } = await import('puppeteer-core');
-  const file = path.join(work, 'report.html');
-  writeFileSync(file, REPORT_FORMATS.html(buildReport(documents, { baseline: 'sqlite' })));
-  const browser = await puppeteer.launch({ executablePath: browserPath, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
-  try {
-    const page = await browser.newPage();
-    const problems = [];
-    page.on('console', (message) => { if (message.type() === 'error') problems.push(`console: ${message.text()}`); });
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
-    const charts = await page.evaluate(() => Array.from(document.querySelectorAll('#chart-queries canvas')).map((canvas) => {
-      const chart = window.Chart.getChart(canvas);
-      return { type: chart.config.type, labels: chart.data.labels, bars: chart.data.datasets.map((dataset) => [dataset.label, dataset.data.length]) };
-    }));
-    assert.deepEqual(problems, []);
-    assert.deepEqual(charts, [{ type: 'bar', labels: CASES, bars: [['sqlite', 4], ['memory', 4]] }]);
-  } finally {
-    await browser.close();
-  }
+test('the page draws a bar chart of the cases per size in a browser', browserTest, async () => {
+  const html = REPORT_FORMATS.html(buildReport(documents, { baseline: 'sqlite' }));
+  const { problems, drawn: charts } = await drawPage(html, () => Array.from(document.querySelectorAll('#chart-queries canvas')).map((canvas) => {
+    const chart = window.Chart.getChart(canvas);
+    return { type: chart.config.type, labels: chart.data.labels, bars: chart.data.datasets.map((dataset) => [dataset.label, dataset.data.length]) };
+  }));
+  assert.deepEqual(problems, []);
+  assert.deepEqual(charts, [{ type: 'bar', labels: CASES, bars: [['sqlite', 4], ['memory', 4]] }]);
 });
 
 test('bench compare --format html charts one bar per case both sides ran, coloured by its verdict', () => {

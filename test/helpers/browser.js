@@ -1,0 +1,48 @@
+// The report tests' pages in a real headless browser (as test/report/html.test.js: Debian's chromium through
+// puppeteer-core). Without a chromium binary those tests skip with the reason, unless BENCH_REQUIRE lists
+// chromium (CI sets it), in which case they fail.
+import assert from 'node:assert/strict';
+import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const BINARIES = ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
+
+function executable(file) {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const browserPath = BINARIES.find(executable);
+const required = (process.env.BENCH_REQUIRE ?? '').split(',').map((id) => id.trim()).includes('chromium');
+const missing = `no chromium binary (${BINARIES.join(', ')}): install one with \`apt-get install chromium\``;
+
+// A browser test's options: its skip, and time for the browser to start.
+export const browserTest = { skip: browserPath || required ? false : missing, timeout: 120_000 };
+
+// Loads the page `html` from a file and resolves with what `evaluate` (run in the page) returns, and the errors
+// the page logged or threw.
+export async function drawPage(html, evaluate) {
+  assert.ok(browserPath, `BENCH_REQUIRE lists chromium, but ${missing}`);
+  const { default: puppeteer } = await import('puppeteer-core');
+  const work = mkdtempSync(path.join(os.tmpdir(), 'bench-report-page-'));
+  const file = path.join(work, 'report.html');
+  writeFileSync(file, html);
+  const browser = await puppeteer.launch({ executablePath: browserPath, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+  try {
+    const page = await browser.newPage();
+    const problems = [];
+    page.on('console', (message) => { if (message.type() === 'error') problems.push(`console: ${message.text()}`); });
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+    return { problems, drawn: await page.evaluate(evaluate) };
+  } finally {
+    await browser.close();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
