@@ -8,6 +8,7 @@ import mysql from '../../adapters/mysql/description.js';
 import { openConnection } from '../../adapters/mysql/connection.js';
 import { edgeRows, rowParts } from '../../adapters/mysql/graph.js';
 import { batchOf, edgeList } from '../helpers/edge-lists.js';
+import { edgeTable, edgeTableWrites } from '../helpers/edge-table.js';
 import { serverTarget } from '../helpers/servers.js';
 
 const NAMESPACE = 'dbshootout_test_graph';
@@ -36,26 +37,18 @@ describe('mysql graph: the edge table', { skip }, () => {
   const COLLECTION = 'edges';
   const TABLE = `\`${NAMESPACE}\`.tmp_g_${COLLECTION}`;
   const EDGES = edgeList(30000, 15);
-  let db;
+  const table = edgeTable(mysql, options, { collection: COLLECTION, edges: EDGES });
   let admin;
 
   // EXPLAIN's rows as { table, type, key }, one per table access.
   const plan = async (sql) => (await admin.query(`EXPLAIN ${sql}`))[0];
 
   before(async () => {
-    db = mysql.create({ ...options, concurrency: 4 });
-    await db.connect();
-    await db.resetNamespace();
-    await db.graph.create(COLLECTION);
-    await db.graph.importEdges(COLLECTION, EDGES);
-    await db.graph.index(COLLECTION);
     admin = await openConnection(options);
   });
 
   after(async () => {
-    await db?.close();
     await admin?.end();
-    await mysql.testSupport.dropNamespace(options);
   });
 
   test('the load leaves the primary key on (source, target) and an index on (target, source)', async () => {
@@ -65,7 +58,7 @@ describe('mysql graph: the edge table', { skip }, () => {
        ORDER BY INDEX_NAME`, [NAMESPACE, `tmp_g_${COLLECTION}`]);
     assert.deepEqual(rows.map(({ name, nonUnique, columns }) => [name, Number(nonUnique), columns]),
       [['PRIMARY', 0, 'source,target'], ['target_source', 1, 'target,source']]);
-    assert.equal(await db.graph.count(COLLECTION), EDGES.length);
+    assert.equal(await table.db.graph.count(COLLECTION), EDGES.length);
   });
 
   test('every read is answered from the indexes, none by a full scan', async () => {
@@ -88,36 +81,12 @@ describe('mysql graph: the edge table', { skip }, () => {
     }
   });
 
-  test('upsertEdges is all or none: a batch with a negative weight changes nothing', async () => {
-    const first = { source: EDGES.source[0], target: EDGES.target[0], weight: EDGES.weight[0] };
-    const batch = [{ ...first, weight: first.weight + 1 }, { source: 90001, target: 90002, weight: 3 },
-      { source: 90003, target: 90004, weight: -1 }];
-    // STRICT_TRANS_TABLES (MariaDB's default sql_mode) refuses the value instead of storing 0.
-    await assert.rejects(db.graph.upsertEdges(COLLECTION, batch), /Out of range/);
-    assert.deepEqual(await db.graph.findEdge(COLLECTION, first.source, first.target), first);
-    assert.equal(await db.graph.findEdge(COLLECTION, 90001, 90002), null);
-    assert.equal(await db.graph.count(COLLECTION), EDGES.length);
-  });
-
-  test('empty batches write nothing and succeed', async () => {
-    await db.graph.upsertEdges(COLLECTION, []);
-    await db.graph.removeEdges(COLLECTION, []);
-    assert.equal(await db.graph.count(COLLECTION), EDGES.length);
-  });
+  // STRICT_TRANS_TABLES (MariaDB's default sql_mode) refuses a negative weight instead of storing 0.
+  edgeTableWrites(table, { refusedWeight: 'a negative weight', weight: -1, refused: /Out of range/, load: 'LOAD DATA' });
 
   test('diskUsage counts the table with its index, and 0 for a collection that does not exist', async () => {
     // InnoDB's pages of 16 KiB: at least the clustered index and the target index.
-    assert.ok(await db.graph.diskUsage(COLLECTION) >= 2 * 16384);
-    assert.equal(await db.graph.diskUsage('absent'), 0);
-  });
-
-  test('close() during an import rolls its LOAD DATA back: the collection stays empty', async () => {
-    const other = mysql.create({ ...options, concurrency: 4 });
-    await other.connect();
-    await other.graph.create('given_up');
-    await other.graph.importEdges('given_up', edgeList(1000, 10));
-    await other.close();
-    assert.equal(await db.graph.count('given_up'), 0);
-    await db.graph.drop('given_up');
+    assert.ok(await table.db.graph.diskUsage(COLLECTION) >= 2 * 16384);
+    assert.equal(await table.db.graph.diskUsage('absent'), 0);
   });
 });

@@ -9,6 +9,7 @@ import postgresql from '../../adapters/postgresql/description.js';
 import { binaryParts, binaryRows } from '../../adapters/postgresql/graph.js';
 import { clientConfig } from '../../adapters/postgresql/connection.js';
 import { batchOf, edgeList } from '../helpers/edge-lists.js';
+import { edgeTable, edgeTableWrites } from '../helpers/edge-table.js';
 import { serverTarget } from '../helpers/servers.js';
 
 const NAMESPACE = 'dbshootout_pgtest_graph';
@@ -50,26 +51,18 @@ describe('postgresql graph: the edge table', { skip }, () => {
   const COLLECTION = 'edges';
   const TABLE = `"${NAMESPACE}"."tmp_g_${COLLECTION}"`;
   const EDGES = edgeList(30000, 15);
-  let db;
+  const table = edgeTable(postgresql, options, { collection: COLLECTION, edges: EDGES });
   let admin;
 
   const plan = async (sql) => (await admin.query(`EXPLAIN (COSTS OFF) ${sql}`)).rows.map((row) => row['QUERY PLAN']).join('\n');
 
   before(async () => {
-    db = postgresql.create({ ...options, concurrency: 4 });
-    await db.connect();
-    await db.resetNamespace();
-    await db.graph.create(COLLECTION);
-    await db.graph.importEdges(COLLECTION, EDGES);
-    await db.graph.index(COLLECTION);
     admin = new pg.Client(clientConfig(options));
     await admin.connect();
   });
 
   after(async () => {
-    await db?.close();
     await admin?.end();
-    await postgresql.testSupport.dropNamespace(options);
   });
 
   test('the load leaves the primary key on (source, target) and an index on (target, source)', async () => {
@@ -82,7 +75,7 @@ describe('postgresql graph: the edge table', { skip }, () => {
       rowMode: 'array',
     });
     assert.deepEqual(rows, [[true, true, 'source,target'], [false, false, 'target,source']]);
-    assert.equal(await db.graph.count(COLLECTION), EDGES.length);
+    assert.equal(await table.db.graph.count(COLLECTION), EDGES.length);
   });
 
   test('every read is answered from the indexes, none by a sequential scan', async () => {
@@ -102,37 +95,13 @@ describe('postgresql graph: the edge table', { skip }, () => {
     assert.equal(friends.match(/Index Only Scan/g)?.length, 2, friends);
   });
 
-  test('upsertEdges is all or none: a batch with a weight out of range changes nothing', async () => {
-    const first = { source: EDGES.source[0], target: EDGES.target[0], weight: EDGES.weight[0] };
-    const batch = [{ ...first, weight: first.weight + 1 }, { source: 90001, target: 90002, weight: 3 },
-      { source: 90003, target: 90004, weight: 2 ** 31 }];
-    await assert.rejects(db.graph.upsertEdges(COLLECTION, batch), /out of range/);
-    assert.deepEqual(await db.graph.findEdge(COLLECTION, first.source, first.target), first);
-    assert.equal(await db.graph.findEdge(COLLECTION, 90001, 90002), null);
-    assert.equal(await db.graph.count(COLLECTION), EDGES.length);
-  });
-
-  test('empty batches write nothing and succeed', async () => {
-    await db.graph.upsertEdges(COLLECTION, []);
-    await db.graph.removeEdges(COLLECTION, []);
-    assert.equal(await db.graph.count(COLLECTION), EDGES.length);
-  });
+  edgeTableWrites(table, { refusedWeight: 'a weight out of range', weight: 2 ** 31, refused: /out of range/, load: 'COPYs' });
 
   test('diskUsage counts the table with its indexes, and 0 for a collection that does not exist', async () => {
     const { rows: [[heap]] } = await admin.query({ text: 'SELECT pg_relation_size($1::regclass)::float8', values: [TABLE], rowMode: 'array' });
-    const bytes = await db.graph.diskUsage(COLLECTION);
+    const bytes = await table.db.graph.diskUsage(COLLECTION);
     // Each index takes at least a third of the heap's pages here (two integers against three per row).
     assert.ok(bytes > heap * 1.6, `${bytes} bytes against a heap of ${heap}`);
-    assert.equal(await db.graph.diskUsage('absent'), 0);
-  });
-
-  test('close() during an import rolls its COPYs back: the collection stays empty', async () => {
-    const other = postgresql.create({ ...options, concurrency: 4 });
-    await other.connect();
-    await other.graph.create('given_up');
-    await other.graph.importEdges('given_up', edgeList(1000, 10));
-    await other.close();
-    assert.equal(await db.graph.count('given_up'), 0);
-    await db.graph.drop('given_up');
+    assert.equal(await table.db.graph.diskUsage('absent'), 0);
   });
 });

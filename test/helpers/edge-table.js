@@ -1,0 +1,60 @@
+// The graph suite's edge table on a SQL server, as MySQL's and PostgreSQL's own graph tests load it and check
+// what the conformance cases do not look at (test/mysql/graph.test.js, test/postgresql/graph.test.js).
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { edgeList } from './edge-lists.js';
+
+const CONCURRENCY = 4;
+
+// Within a describe: before its tests, an adapter of `description` on a fresh namespace of `options`, with the
+// batch `edges` imported into `collection` and indexed; after them, the adapter closed and the namespace dropped.
+// `table.db` is that adapter while the tests run.
+export function edgeTable(description, options, { collection, edges }) {
+  const table = { db: null, description, options, collection, edges };
+  before(async () => {
+    table.db = description.create({ ...options, concurrency: CONCURRENCY });
+    await table.db.connect();
+    await table.db.resetNamespace();
+    await table.db.graph.create(collection);
+    await table.db.graph.importEdges(collection, edges);
+    await table.db.graph.index(collection);
+  });
+  after(async () => {
+    await table.db?.close();
+    await description.testSupport.dropNamespace(options);
+  });
+  return table;
+}
+
+// The writes both servers answer alike, on the edge table `table` of edgeTable(): a batch upsert with one edge the server refuses (`weight`, named
+// `refusedWeight` in the test's title; the error matches `refused`) writes nothing; empty batches write nothing;
+// close() during an import (`load`: the statements the import sends) leaves the collection it filled empty.
+export function edgeTableWrites(table, { refusedWeight, weight, refused, load }) {
+  const { description, options, collection, edges } = table;
+
+  test(`upsertEdges is all or none: a batch with ${refusedWeight} changes nothing`, async () => {
+    const first = { source: edges.source[0], target: edges.target[0], weight: edges.weight[0] };
+    const batch = [{ ...first, weight: first.weight + 1 }, { source: 90001, target: 90002, weight: 3 },
+      { source: 90003, target: 90004, weight }];
+    await assert.rejects(table.db.graph.upsertEdges(collection, batch), refused);
+    assert.deepEqual(await table.db.graph.findEdge(collection, first.source, first.target), first);
+    assert.equal(await table.db.graph.findEdge(collection, 90001, 90002), null);
+    assert.equal(await table.db.graph.count(collection), edges.length);
+  });
+
+  test('empty batches write nothing and succeed', async () => {
+    await table.db.graph.upsertEdges(collection, []);
+    await table.db.graph.removeEdges(collection, []);
+    assert.equal(await table.db.graph.count(collection), edges.length);
+  });
+
+  test(`close() during an import rolls its ${load} back: the collection stays empty`, async () => {
+    const other = description.create({ ...options, concurrency: CONCURRENCY });
+    await other.connect();
+    await other.graph.create('given_up');
+    await other.graph.importEdges('given_up', edgeList(1000, 10));
+    await other.close();
+    assert.equal(await table.db.graph.count('given_up'), 0);
+    await table.db.graph.drop('given_up');
+  });
+}
