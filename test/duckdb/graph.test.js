@@ -10,6 +10,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import duckdb from '../../adapters/duckdb/description.js';
 import { namespaceTables } from '../../adapters/duckdb/schema.js';
 import { distinctEdges } from '../helpers/edge-lists.js';
+import { assertUpsertAllOrNone } from '../helpers/edge-table.js';
 
 const NAMESPACE = 'dbshootout';
 const TABLE = namespaceTables(NAMESPACE).temp('g_edges');
@@ -87,14 +88,7 @@ describe('duckdb graph suite', () => {
 
   test('a batch upsert that fails on one edge writes none of them', async () => {
     const [first] = list.edges;
-    await assert.rejects(db.graph.upsertEdges('edges', [
-      { ...first, weight: first.weight + 1 },
-      { source: 7, target: 8, weight: 9 },
-      { source: 7, target: null, weight: 9 },
-    ]), /NOT NULL/);
-    assert.deepEqual(await db.graph.findEdge('edges', first.source, first.target), first);
-    assert.equal(await db.graph.findEdge('edges', 7, 8), null);
-    assert.equal(await db.graph.count('edges'), list.edges.length);
+    await assertUpsertAllOrNone(db.graph, 'edges', { first, weight: null, refused: /NOT NULL/, count: list.edges.length });
   });
 
   test('concurrent upserts of the same pairs all settle, each pair left with one of the weights written', async () => {
