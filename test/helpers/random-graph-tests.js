@@ -1,7 +1,21 @@
 // An adapter's graph operations on seeded random graphs, from sparse (long paths, many unreachable pairs) to dense
 // (short paths with many alternatives), against a breadth-first search in JavaScript (test/helpers/graphs.js).
 import { after, before, describe, test } from 'node:test';
-import { assertNeighbourSets, assertPathCases, pathCases, randomGraph, searchPaths } from './graphs.js';
+import { assertNeighbourSets, assertPathCases, pathCases, randomGraph, searchPaths, xorshift32 } from './graphs.js';
+
+// The server adapters' graphs and searches: xorshift32's graphs of seeds 11 to 13, 400 searches each up to 16
+// hops, 25 at a time as in a benchmark run.
+export const SERVER_GRAPHS = {
+  graphs: [
+    { nodes: 100, edges: 150, seed: 11 },
+    { nodes: 100, edges: 260, seed: 12 },
+    { nodes: 300, edges: 3000, seed: 13 },
+  ],
+  generator: xorshift32,
+  pairs: 400,
+  maxDepth: 16,
+  concurrency: 25,
+};
 
 // For each of `graphs` ({ nodes, edges, seed }, drawn with `generator`), a describe titled `title(spec)`: before
 // it, `open(spec)` resolves with a connected adapter whose namespace is empty, and the graph's profiles, its
