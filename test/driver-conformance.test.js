@@ -13,7 +13,7 @@ import { PIPELINED_CONNECTIONS, SESSION_NAME } from '../adapters/postgresql/post
 import { selectDriver } from '../cli/options.js';
 import { ErrorCodes } from '../core/errors.js';
 import { conformanceCases } from './conformance/suite.js';
-import { freePort } from './helpers/net.js';
+import { freePort, silentServer } from './helpers/net.js';
 import { serverTarget } from './helpers/servers.js';
 
 const NAMESPACE = 'dbshootout_drivers';
@@ -185,5 +185,17 @@ describe('mysql --driver mariadb', { skip: mysqlTarget.skip }, () => {
     await assert.rejects(openMariadbDriver({ ...mysqlTarget.options, host: '127.0.0.1', port, connectTimeoutMs: 2000 }),
       (error) => error.code === ErrorCodes.CONNECT
         && new RegExp(`^mysql: cannot connect to 127\\.0\\.0\\.1:${port} as ${mysqlTarget.options.user}: .*ECONNREFUSED`).test(error.message));
+  });
+
+  test('a server that accepts but never greets fails within the connect timeout, saying so', async () => {
+    const silent = await silentServer();
+    const begin = Date.now();
+    try {
+      await assert.rejects(openMariadbDriver({ ...mysqlTarget.options, host: '127.0.0.1', port: silent.port, connectTimeoutMs: 1000 }),
+        (error) => error.code === ErrorCodes.CONNECT && new RegExp(`127\\.0\\.0\\.1:${silent.port} .*no answer within 1000 ms`).test(error.message));
+      assert.ok(Date.now() - begin < 2000, `gave up after ${Date.now() - begin} ms`);
+    } finally {
+      await silent.close();
+    }
   });
 });
