@@ -22,9 +22,12 @@ import { logTail } from '../../server/process.js';
 import { runningServer } from '../../server/state.js';
 
 // The importer's heap holds each profile's key and RID and every relation twice (as pairs and as adjacency lists):
-// under 1 GB for the full Pokec. Its page cache is off the heap.
+// under 1 GB for the full Pokec. Its page cache is off the heap: 4 GB, the engine's default, for a database that
+// medium makes 163 MB and full about 16 times that. The parallel collector cost medium's import 3 to 5 % less CPU
+// time than G1.
 const IMPORTER_HEAP = '-Xmx3g';
-const IMPORTER_CACHE_MB = 2048;
+const IMPORTER_GC = '-XX:+UseParallelGC';
+const IMPORTER_CACHE_MB = 4096;
 
 // Why the offline path may not be taken for `server` (as cli/options.js serverProcess gives it), or null.
 function refusal(server) {
@@ -88,7 +91,7 @@ async function runImporter({ state, database, staging }) {
   const out = path.join(staging, 'importer.json');
   const outFd = openSync(out, 'w');
   const child = spawn(path.join(state.java.home, 'bin', 'java'), [
-    IMPORTER_HEAP, `-Dstorage.diskCache.bufferSize=${IMPORTER_CACHE_MB}`, '-Dstorage.useWAL=false', '-Dprofiler.enabled=false',
+    IMPORTER_HEAP, IMPORTER_GC, `-Dstorage.diskCache.bufferSize=${IMPORTER_CACHE_MB}`, '-Dstorage.useWAL=false', '-Dprofiler.enabled=false',
     '--add-opens=java.base/java.lang=ALL-UNNAMED', '--add-opens=java.base/java.util=ALL-UNNAMED',
     '-cp', classpath, IMPORTER_CLASS, path.join(staging, 'databases'), database, staging,
   ], { stdio: ['ignore', outFd, log] });
