@@ -59,6 +59,8 @@ test('each kind of bad line is named exactly, with its line; with skipBad the go
     ['1\t2\n5\tx\n3\t4\n', 'unexpected character "x" in an id'],
     ['1\t2\n5 6\n3\t4\n', 'unexpected character " " in an id'],
     ['1\t2\n5\t6#\n3\t4\n', 'unexpected character "#" in an id'],
+    ['1\t2\n5\t#\n3\t4\n', 'unexpected character "#" in an id'],
+    ['1\t2\n5#\t6\n3\t4\n', 'unexpected character "#" in an id'],
     ['1\t2\n/\t6\n3\t4\n', 'unexpected character "/" in an id'],
     ['1\t2\n:\t6\n3\t4\n', 'unexpected character ":" in an id'],
   ];
