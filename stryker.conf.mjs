@@ -48,7 +48,7 @@ const SCOPES = {
   },
   datasets: {
     mutate: ['datasets/read.js', 'datasets/profile-parser.js', 'datasets/relation-parser.js', 'datasets/read-source.js'],
-    tests: ['test/datasets/relation-parser.test.js', 'test/datasets/read.test.js', 'test/datasets/read-quirks.test.js'],
+    tests: ['test/datasets/relation-parser.test.js', 'test/datasets/profile-parser.test.js', 'test/datasets/read.test.js', 'test/datasets/read-quirks.test.js'],
   },
 };
 
