@@ -7,20 +7,26 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const BINARIES = ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
+const BROWSERS = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'];
 
-function executable(file) {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
+// The first of BROWSERS found executable on PATH, or null.
+function findBrowser() {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
+    for (const name of BROWSERS) {
+      try {
+        accessSync(path.join(dir, name), constants.X_OK);
+        return path.join(dir, name);
+      } catch {
+        // not in this directory
+      }
+    }
   }
+  return null;
 }
 
-const browserPath = BINARIES.find(executable);
+export const browserPath = findBrowser();
 const required = (process.env.BENCH_REQUIRE ?? '').split(',').map((id) => id.trim()).includes('chromium');
-const missing = `no chromium binary (${BINARIES.join(', ')}): install one with \`apt-get install chromium\``;
+export const missing = `no chromium binary on PATH (${BROWSERS.join(', ')}): install one with \`apt-get install chromium\``;
 
 // A browser test's options: its skip, and time for the browser to start.
 export const browserTest = { skip: browserPath || required ? false : missing, timeout: 120_000 };

@@ -1,40 +1,22 @@
 // The HTML report in a real headless browser (Debian's chromium through puppeteer-core): it loads with no
 // console error, page error or network request, and every chart is drawn. Without a chromium binary the test
-// skips with the reason, unless BENCH_REQUIRE lists chromium (CI sets it), in which case it fails.
+// skips with the reason, unless BENCH_REQUIRE lists chromium (CI sets it), in which case it fails
+// (test/helpers/browser.js finds it).
 import assert from 'node:assert/strict';
-import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { REPORT_FORMATS, createReport } from '../../results/report/index.js';
 import { chartData } from '../../results/report/html.js';
-
-const BROWSERS = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'];
-const required = (process.env.BENCH_REQUIRE ?? '').split(',').map((id) => id.trim()).includes('chromium');
-
-function findBrowser() {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
-    for (const name of BROWSERS) {
-      try {
-        accessSync(path.join(dir, name), constants.X_OK);
-        return path.join(dir, name);
-      } catch {
-        // not in this directory
-      }
-    }
-  }
-  return null;
-}
-
-const browserPath = findBrowser();
-const missing = `no chromium binary on PATH (${BROWSERS.join(', ')}): install one with \`apt-get install chromium\``;
+import { browserPath, browserTest, missing } from '../helpers/browser.js';
 
 const SUITE = fileURLToPath(new URL('../fixtures/results/suite/', import.meta.url));
 const work = mkdtempSync(path.join(os.tmpdir(), 'bench-html-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
-test('the HTML report loads offline with no errors and draws every chart', { skip: browserPath || required ? false : missing, timeout: 120_000 }, async () => {
+test('the HTML report loads offline with no errors and draws every chart', browserTest, async () => {
   assert.ok(browserPath, `BENCH_REQUIRE lists chromium, but ${missing}`);
   const { default: puppeteer } = await import('puppeteer-core');
   const report = await createReport([SUITE], { baseline: 'postgresql' });
