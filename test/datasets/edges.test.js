@@ -151,12 +151,17 @@ test('ids spread up to 2^31-1 are sorted through their ranks', async (t) => {
   assert.equal(dataset.vertices, 4);
 });
 
-test('loadEdges and readBatches give exactly the edges of edges.tsv, and parseFloor counts them', async (t) => {
+// An edge dataset prepared from `count` random weighted lines, and its edges as edges.tsv holds them.
+async function randomDataset(t, count) {
   const cacheDir = await tempDir(t);
   const file = path.join(cacheDir, 'random.tsv');
-  await writeFile(file, tsv(randomLines(5000, { weights: true })));
+  await writeFile(file, tsv(randomLines(count, { weights: true })));
   const dataset = await prepareEdges({ dataset: `file:${file}`, cacheDir });
-  const lines = await edgesOf(dataset);
+  return { dataset, lines: await edgesOf(dataset) };
+}
+
+test('loadEdges and readBatches give exactly the edges of edges.tsv, and parseFloor counts them', async (t) => {
+  const { dataset, lines } = await randomDataset(t, 5000);
   const all = await dataset.loadEdges();
   assert.equal(all.length, lines.length);
   assert.deepEqual(Array.from({ length: all.length }, (_, i) => [all.source[i], all.target[i], all.weight[i]]), lines);
@@ -179,11 +184,7 @@ test('loadEdges and readBatches give exactly the edges of edges.tsv, and parseFl
 });
 
 test('readBatches: a caller that stops early ends the reader; a file that turns bad on the way is a dataset error naming it', async (t) => {
-  const cacheDir = await tempDir(t);
-  const file = path.join(cacheDir, 'random.tsv');
-  await writeFile(file, tsv(randomLines(3000, { weights: true })));
-  const dataset = await prepareEdges({ dataset: `file:${file}`, cacheDir });
-  const lines = await edgesOf(dataset);
+  const { dataset, lines } = await randomDataset(t, 3000);
   const taken = [];
   for await (const batch of dataset.readBatches({ batchSize: 100 })) {
     taken.push([batch.source[0], batch.target[0], batch.weight[0]]);
