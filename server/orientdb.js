@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { BenchError, ErrorCodes, usageError } from '../core/errors.js';
 import { chooseJava } from './java.js';
 import { fetchArtifact } from './maven.js';
-import { LOCALHOST, requireFreePort, run, waitUntilAccepting } from './process.js';
+import { LOCALHOST, requireFreePort, run, waitUntilAccepting, waitUntilLogged } from './process.js';
 import { parseVersion } from './versions.js';
 
 // Rows OrientDB may sort in its heap in one query: enough for the queries suite's largest collection (1M).
@@ -21,6 +21,8 @@ const DEFAULT_VERSION = '3.2.25';
 const JAVA_NEEDED = 8;
 export const LOCAL_ROOT_PASSWORD = 'dbshootout';
 const START_TIMEOUT_MS = 120_000;
+// What the server logs once its start-up is over, root created.
+const ACTIVE = /OrientDB Server is active/;
 
 // The tarball unpacks into orientdb-community-<version>/.
 const DISTRIBUTION = /^orientdb-community-(\d.*)$/;
@@ -104,6 +106,7 @@ export default {
     const configFile = path.join(root, 'config', 'orientdb-server-config.xml');
     writeFileSync(configFile, listen(listen(readFileSync(configFile, 'utf8'), 'binary', port), 'http', httpPort));
     const logFile = path.join(dir, 'orientdb.log');
+    const logStart = existsSync(logFile) ? statSync(logFile).size : 0;
     const log = openSync(logFile, 'a');
     const child = spawn(path.join(root, 'bin', 'server.sh'), [], {
       detached: true,
@@ -126,7 +129,13 @@ export default {
     closeSync(log);
     child.unref();
     // server.sh execs java, so the child's pid is the server's.
+    const deadline = Date.now() + START_TIMEOUT_MS;
     await waitUntilAccepting({ port, pid: child.pid, timeoutMs: START_TIMEOUT_MS, logFile, family: 'OrientDB' });
+    // The binary listener opens before the server creates root on its first start: until it logs that it is
+    // active, root's password is refused.
+    await waitUntilLogged({
+      logFile, from: logStart, pattern: ACTIVE, pid: child.pid, timeoutMs: Math.max(0, deadline - Date.now()), family: 'OrientDB', what: 'that it is active',
+    });
     return {
       host: LOCALHOST, port, otherPorts: [httpPort], user: 'root', database: null, pid: child.pid, dataDir: path.join(root, 'databases'), logFile, program: 'java',
     };

@@ -79,6 +79,38 @@ export async function waitUntilAccepting({ port, pid, timeoutMs, logFile, family
     `${family} did not accept connections on ${LOCALHOST}:${port} within ${timeoutMs / 1000} s (killed); the end of ${logFile}:\n${await logTail(logFile)}`);
 }
 
+// Resolves once the part of `logFile` written after byte `from` matches `pattern`: for a server that accepts
+// connections before it is ready for them. Rejects as waitUntilAccepting does.
+export async function waitUntilLogged({ logFile, from, pattern, pid, timeoutMs, family, what }) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (pattern.test(await readFrom(logFile, from))) return;
+    if (pid !== undefined && !isAlive(pid)) {
+      throw new BenchError(ErrorCodes.CONNECT, `${family} exited during start-up; the end of ${logFile}:\n${await logTail(logFile)}`);
+    }
+    await sleep(POLL_MS);
+  }
+  if (pid !== undefined) await killTree(await treeOf(pid), family);
+  throw new BenchError(ErrorCodes.TIMEOUT,
+    `${family} did not report ${what} within ${timeoutMs / 1000} s (killed); the end of ${logFile}:\n${await logTail(logFile)}`);
+}
+
+async function readFrom(file, from) {
+  try {
+    const handle = await open(file, 'r');
+    try {
+      const { size } = await handle.stat();
+      if (size <= from) return '';
+      const { buffer } = await handle.read(Buffer.alloc(size - from), 0, size - from, from);
+      return buffer.toString('utf8');
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return '';
+  }
+}
+
 // The inodes of the TCP sockets listening on `port`, on any address, IPv4 or IPv6 (a Java server binds
 // 127.0.0.1 through an IPv6 socket).
 export async function listeningInodes(port) {

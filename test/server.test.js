@@ -4,7 +4,7 @@
 // real servers' tests skip, unless BENCH_REQUIRE names an adapter of that server.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, rmSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,7 +13,7 @@ import { ErrorCodes } from '../core/errors.js';
 import { processTree } from '../resources/proc.js';
 import { stopServerMessage } from '../cli/server.js';
 import { serverFamily, serverStatus, startServer, stopServer } from '../server/index.js';
-import { LOCALHOST, waitUntilAccepting } from '../server/process.js';
+import { LOCALHOST, waitUntilAccepting, waitUntilLogged } from '../server/process.js';
 import { defaultCacheDir } from '../core/paths.js';
 import { isAlive, removeServerFiles, serverDir, stateFile } from '../server/state.js';
 import { spawnBench } from './helpers/cli.js';
@@ -231,4 +231,51 @@ describe('stopping and starting a local server (stand-in family)', () => {
       }
     });
   }
+});
+
+// A server that accepts connections before it is ready (OrientDB, before it creates root) is waited for until
+// its log, as written after its start, says it is ready.
+describe('waiting for a line of the log written after the start', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-server-log-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const READY = /Server is active/;
+
+  // A node process that appends `lines` to `logFile`, one every `everyMs`, then stays (or exits when `exit`).
+  function writer(logFile, lines, { everyMs = 150, exit = false } = {}) {
+    const script = `const fs = require('node:fs'); const lines = ${JSON.stringify(lines)};
+      let i = 0; const timer = setInterval(() => { if (i < lines.length) fs.appendFileSync(${JSON.stringify(logFile)}, lines[i++] + '\\n');
+      else if (${exit}) process.exit(1); }, ${everyMs});`;
+    const child = spawn(process.execPath, ['-e', script], { stdio: 'ignore' });
+    return child;
+  }
+
+  test('resolves once the line appears, and not on the same line an earlier start left above `from`', async () => {
+    const logFile = path.join(dir, 'ready.log');
+    writeFileSync(logFile, 'old start\nOrientDB Server is active v3\n');
+    const from = statSync(logFile).size;
+    const child = writer(logFile, ['listening', 'creating root', 'OrientDB Server is active v3']);
+    try {
+      const began = Date.now();
+      await waitUntilLogged({ logFile, from, pattern: READY, pid: child.pid, timeoutMs: 10_000, family: 'Stand-in', what: 'that it is active' });
+      assert.ok(Date.now() - began >= 300, 'it waited for the third line, not the old one');
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+
+  test('a process that exits before the line fails with the log\'s tail', async () => {
+    const logFile = path.join(dir, 'exits.log');
+    const child = writer(logFile, ['cannot open the storage'], { everyMs: 50, exit: true });
+    await assert.rejects(waitUntilLogged({ logFile, from: 0, pattern: READY, pid: child.pid, timeoutMs: 10_000, family: 'Stand-in', what: 'that it is active' }),
+      (error) => error.code === ErrorCodes.CONNECT && /Stand-in exited during start-up[^]*cannot open the storage/.test(error.message));
+  });
+
+  test('a process that never writes the line is killed when the time is up', async () => {
+    const logFile = path.join(dir, 'silent.log');
+    appendFileSync(logFile, '');
+    const child = writer(logFile, ['still starting']);
+    await assert.rejects(waitUntilLogged({ logFile, from: 0, pattern: READY, pid: child.pid, timeoutMs: 1000, family: 'Stand-in', what: 'that it is active' }),
+      (error) => error.code === ErrorCodes.TIMEOUT && /did not report that it is active within 1 s \(killed\)[^]*still starting/.test(error.message));
+    assert.equal(isAlive(child.pid), false);
+  });
 });
