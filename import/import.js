@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { BenchError, ErrorCodes } from '../core/errors.js';
+import { readProfileRows } from '../datasets/profile-rows.js';
 import { createReadStats, readProfiles, readRelations } from '../datasets/read.js';
 
 export const PROFILE_BATCH = 1000;
@@ -66,27 +67,50 @@ function changedFile(dataset, role, sha256) {
 // the sha256 of its bytes as stored (a file changed, even with its size kept) and its rows (a file that yields
 // fewer or more). Resolves with the sha256. One batch is stored while the next one is read and parsed: for a
 // server database the two run on different cores. The adapter still sees one call at a time, in file order.
+// `read(file, options)` yields batches (arrays, or { rows, count }) and leaves the file's sha256 in
+// `options.digest`.
 async function importFile({ dataset, role, read, batchSize, stats, store, bar }) {
-  const hash = createHash('sha256');
   const total = dataset[role];
+  const digest = { sha256: null };
   let done = 0;
   let storing = null;
-  for await (const batch of read(dataset.files[role], { batchSize, ...dataset.readOptions, stats, hash })) {
+  for await (const batch of read(dataset.files[role], { batchSize, ...dataset.readOptions, stats, digest })) {
     await storing;
     bar?.update(done);
     storing = store(batch);
     // Its failure is raised by the next `await storing`; until then it must not count as unhandled.
     storing.catch(() => {});
-    done += batch.length;
+    done += batch.count ?? batch.length;
   }
   await storing;
   bar?.stop(done);
-  const sha256 = hash.digest('hex');
+  const { sha256 } = digest;
   if (sha256 !== dataset.sha256[role]) throw changedFile(dataset, role, sha256);
   if (done !== total) {
     throw new BenchError(ErrorCodes.DATASET, `${dataset.files[role]}: read ${done} rows where the dataset's manifest says ${total}`);
   }
   return sha256;
+}
+
+// A reader on this thread, hashing as it reads.
+function hashed(reader) {
+  return async function* read(file, { digest, ...options }) {
+    const hash = createHash('sha256');
+    yield* reader(file, { ...options, hash });
+    digest.sha256 = hash.digest('hex');
+  };
+}
+
+// How the profiles reach `store`: as documents (importProfiles), or, for an adapter that declares
+// profileRows(), as the rows its format makes on the reader's thread (importProfileRows), which leaves this
+// thread free to send them.
+function profileReader(store) {
+  const format = store.profileRows?.() ?? null;
+  if (format === null) return { read: hashed(readProfiles), store: (docs) => store.importProfiles(docs) };
+  return {
+    read: (file, options) => readProfileRows(file, { ...options, format }),
+    store: (batch) => store.importProfileRows(batch.rows, batch.count),
+  };
 }
 
 // Work without countable steps (the server's own, mostly), shown as a step of one: the time it has taken so far.
@@ -179,9 +203,10 @@ async function importFiles({ adapter, description, dataset, progress, importer }
   // The dataset's own reading rules (skipBad for the real Pokec files), and what reading met on the way.
   const read = { profiles: createReadStats(), relations: createReadStats() };
   const sha256 = {};
+  const profiles = profileReader(store);
   sha256.profiles = await importFile({
-    dataset, role: 'profiles', read: readProfiles, batchSize: PROFILE_BATCH, stats: read.profiles,
-    store: (batch) => store.importProfiles(batch),
+    dataset, role: 'profiles', read: profiles.read, batchSize: PROFILE_BATCH, stats: read.profiles,
+    store: profiles.store,
     bar: progress?.bar(`${importer ? 'write profiles for' : 'import profiles into'} ${description.name}`, dataset.profiles),
   });
   if (!importer && adapter.flushProfiles) {
@@ -189,7 +214,7 @@ async function importFiles({ adapter, description, dataset, progress, importer }
   }
   const profilesDone = performance.now();
   sha256.relations = await importFile({
-    dataset, role: 'relations', read: readRelations, batchSize: RELATION_BATCH, stats: read.relations,
+    dataset, role: 'relations', read: hashed(readRelations), batchSize: RELATION_BATCH, stats: read.relations,
     store: (batch) => store.importRelations(batch),
     bar: progress?.bar(`${importer ? 'write relations for' : 'import relations into'} ${description.name}`, dataset.relations),
   });

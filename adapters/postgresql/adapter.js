@@ -262,6 +262,16 @@ export class PostgresAdapter {
     await this.#bulkWrite(this.#names.profiles, columnList(this.#model), docs, (doc) => copyLine(this.#model.rowValues(doc)));
   }
 
+  // The profiles' COPY text made on the dataset reader's thread (the model's profileCopyTexts), one part per
+  // stream, so that this thread only sends it.
+  profileRows() {
+    return { module: this.#model.rowsModule, name: 'profileCopyTexts', options: { parts: this.#bulk.streams } };
+  }
+
+  async importProfileRows(texts) {
+    await this.#bulk.write(this.#names.profiles, texts, () => this.#openCopy(this.#names.profiles, columnList(this.#model)));
+  }
+
   async flushProfiles() {
     await this.#bulk.finish();
   }

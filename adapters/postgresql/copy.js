@@ -1,6 +1,7 @@
 // COPY ... FROM STDIN in text format: one line per row, columns separated by tabs, NULL written as \N.
 import { once } from 'node:events';
 import { from as copyFrom } from 'pg-copy-streams';
+import { split } from '../bulk-load.js';
 
 const NULL = '\\N';
 const SPECIALS = /[\\\t\n\r]/g;
@@ -28,6 +29,17 @@ export function copyLine(values) {
   return `${line}\n`;
 }
 
+// The COPY text of `rows` in `parts` consecutive slices (as bulk-load.js's split cuts a batch), each as UTF-8
+// bytes that own their buffer, so that the thread that makes them can hand them over without a copy.
+export function copyTexts(rows, parts, rowValues) {
+  const encoder = new TextEncoder();
+  return split(rows, parts).map((part) => {
+    let text = '';
+    for (const row of part) text += copyLine(rowValues(row));
+    return encoder.encode(text);
+  });
+}
+
 // One COPY kept open across many batches on one connection: the server parses rows while the client reads
 // the next ones, and pays the COPY's start and commit once. A write resolves as soon as the client's buffer
 // is below COPY_BUFFER_BYTES again, so memory stays bounded and the client waits only for a slower server.
@@ -51,10 +63,11 @@ export class CopyStream {
     this.#done.catch(() => {});
   }
 
-  // Queues `text` (whole lines).
+  // Queues `text` (whole lines), a string or its UTF-8 bytes.
   async write(text) {
     if (this.#error) throw this.#error;
-    if (this.#stream.write(Buffer.from(text))) return;
+    const bytes = typeof text === 'string' ? Buffer.from(text) : Buffer.from(text.buffer, text.byteOffset, text.byteLength);
+    if (this.#stream.write(bytes)) return;
     await Promise.race([once(this.#stream, 'drain'), this.#done]);
     if (this.#error) throw this.#error;
   }

@@ -2,8 +2,11 @@
 // is stored whole, `_key` included, so a read hands the parsed jsonb back unchanged: jsonb keeps strings as
 // strings and numbers as numbers, and an absent field stays absent.
 import { SCHEMA_SUFFIXES } from './schema.js';
+import { copyTexts } from './copy.js';
 
 export const documentModel = {
+  // The module of profileCopyTexts below, which the dataset reader's thread runs (../postgresql/adapter.js).
+  rowsModule: import.meta.url,
   schemaSuffix: SCHEMA_SUFFIXES.document,
   // The columns after `_key`, for profiles and temporary collections alike.
   columnsSql: 'doc jsonb NOT NULL',
@@ -18,3 +21,8 @@ export const documentModel = {
   // ->> gives the number as text and a missing AGE as NULL, which is exactly the histogram's String(AGE).
   ageSql: "p.doc ->> 'AGE'",
 };
+
+// A batch of profiles as the COPY text of `parts` streams, made on the dataset reader's thread.
+export function profileCopyTexts(docs, { parts }) {
+  return copyTexts(docs, parts, documentModel.rowValues);
+}

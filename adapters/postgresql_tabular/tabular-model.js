@@ -2,6 +2,7 @@
 // its case).
 import { INTEGER_COLUMNS, PROFILE_COLUMNS } from '../../datasets/columns.js';
 import { SCHEMA_SUFFIXES, quote } from '../postgresql/schema.js';
+import { copyTexts } from '../postgresql/copy.js';
 
 // A document's possible fields, in column order: `_key`, then every profile column but user_id (the key holds it).
 const FIELDS = Object.freeze(['_key', ...PROFILE_COLUMNS.filter((column) => column !== 'user_id')]);
@@ -22,6 +23,8 @@ const COLUMNS_SQL = FIELDS.slice(1)
   .join(', ');
 
 export const tabularModel = {
+  // The module of profileCopyTexts below, which the dataset reader's thread runs (../postgresql/adapter.js).
+  rowsModule: import.meta.url,
   schemaSuffix: SCHEMA_SUFFIXES.tabular,
   // The columns after `_key`.
   columnsSql: COLUMNS_SQL,
@@ -43,3 +46,8 @@ export const tabularModel = {
   // An integer (or NULL); the histogram's keys are String(AGE).
   ageSql: 'p."AGE"',
 };
+
+// A batch of profiles as the COPY text of `parts` streams, made on the dataset reader's thread.
+export function profileCopyTexts(docs, { parts }) {
+  return copyTexts(docs, parts, tabularModel.rowValues);
+}

@@ -18,6 +18,7 @@ import { PathFinder } from './shortest-path.js';
 
 // 256 MiB of page cache (a negative cache_size is in KiB) on top of memory-mapped reads.
 const CACHE_SIZE_KIB = 256 * 1024;
+const PROFILE_ROWS = new URL('./import-rows.js', import.meta.url).href;
 // The largest mapping this build of SQLite accepts (SQLITE_MAX_MMAP_SIZE); larger values are silently capped.
 const MMAP_SIZE_BYTES = 0x7fff0000;
 const SYNCHRONOUS_NAMES = ['OFF', 'NORMAL', 'FULL', 'EXTRA'];
@@ -188,36 +189,48 @@ export class SqliteAdapter {
   // --- bulk import ---
 
   async importProfiles(docs) {
-    this.#insertRows(this.#tables.profiles, '_key, doc', docs, (doc, values, at) => {
-      values[at] = doc._key;
-      values[at + 1] = JSON.stringify(doc);
+    this.#insertRows(this.#tables.profiles, '_key, doc', docs.length, (i, values, at) => {
+      values[at] = docs[i]._key;
+      values[at + 1] = JSON.stringify(docs[i]);
+    });
+  }
+
+  // The profiles' rows made on the dataset reader's thread (import-rows.js), so that this thread only inserts.
+  profileRows() {
+    return { module: PROFILE_ROWS, name: 'profileValues', options: null };
+  }
+
+  async importProfileRows(values, count) {
+    this.#insertRows(this.#tables.profiles, '_key, doc', count, (i, row, at) => {
+      row[at] = values[2 * i];
+      row[at + 1] = values[2 * i + 1];
     });
   }
 
   async importRelations(edges) {
-    this.#insertRows(this.#tables.relations, '_from, _to', edges, (edge, values, at) => {
-      values[at] = edge._from;
-      values[at + 1] = edge._to;
+    this.#insertRows(this.#tables.relations, '_from, _to', edges.length, (i, values, at) => {
+      values[at] = edges[i]._from;
+      values[at + 1] = edges[i]._to;
     });
   }
 
-  // A batch as statements of IMPORT_ROWS rows each and one statement per remaining row, in one transaction.
-  // `fill(row, values, at)` puts a row's two values at values[at] and values[at + 1].
-  #insertRows(table, columns, rows, fill) {
-    const insert = (count) => this.#statement(
-      `INSERT INTO ${table} (${columns}) VALUES ${Array(count).fill('(?, ?)').join(', ')}`);
+  // `count` rows as statements of IMPORT_ROWS rows each and one statement per remaining row, in one
+  // transaction. `fill(i, values, at)` puts the i-th row's two values at values[at] and values[at + 1].
+  #insertRows(table, columns, count, fill) {
+    const insert = (rows) => this.#statement(
+      `INSERT INTO ${table} (${columns}) VALUES ${Array(rows).fill('(?, ?)').join(', ')}`);
     const many = insert(IMPORT_ROWS);
     const one = insert(1);
     const values = new Array(2 * IMPORT_ROWS);
     const single = new Array(2);
     this.#bulk(() => {
       let i = 0;
-      for (; i + IMPORT_ROWS <= rows.length; i += IMPORT_ROWS) {
-        for (let row = 0; row < IMPORT_ROWS; row += 1) fill(rows[i + row], values, 2 * row);
+      for (; i + IMPORT_ROWS <= count; i += IMPORT_ROWS) {
+        for (let row = 0; row < IMPORT_ROWS; row += 1) fill(i + row, values, 2 * row);
         many.run(values);
       }
-      for (; i < rows.length; i += 1) {
-        fill(rows[i], single, 0);
+      for (; i < count; i += 1) {
+        fill(i, single, 0);
         one.run(single);
       }
     });

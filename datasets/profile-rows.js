@@ -1,0 +1,52 @@
+// The profile file as an adapter's rows, made on a thread of its own (profile-rows-worker.js): reading, parsing and
+// formatting run beside whatever the main thread does with the batch before, where readProfiles would run
+// them in turn with it. `format` is { module, name, options }: the module's export `name(docs, options)` makes
+// a batch's rows from the documents readProfiles gives (an adapter's `profileRows`, adapters/README.md).
+//
+// Yields { rows, count } for every batch of `batchSize` documents (the last may be smaller). Once the file has
+// been read to its end, `stats` holds what reading met (createReadStats) and `digest.sha256` the file's sha256
+// as stored. A malformed line is the same error readProfiles raises; a reader stopped early ends the thread.
+import { Worker } from 'node:worker_threads';
+import { BenchError, ErrorCodes } from '../core/errors.js';
+
+// Batches the worker may have ready before the main thread asks for them.
+const AHEAD = 2;
+
+export async function* readProfileRows(file, { batchSize = 1000, skipBad = false, stats = null, digest = null, format }) {
+  const worker = new Worker(new URL('./profile-rows-worker.js', import.meta.url), {
+    workerData: { file, batchSize, skipBad, hash: digest !== null, format },
+  });
+  const inbox = [];
+  let wake = null;
+  const deliver = (message) => {
+    inbox.push(message);
+    wake?.();
+  };
+  worker.on('message', deliver);
+  worker.on('error', (error) => deliver({ error: { message: error.message, code: null, bench: false } }));
+  worker.on('exit', (code) => deliver({ error: { message: `the reader's thread ended (exit code ${code})`, code: null, bench: false } }));
+  const receive = async () => {
+    while (inbox.length === 0) await new Promise((resolve) => { wake = resolve; });
+    wake = null;
+    return inbox.shift();
+  };
+  try {
+    for (let i = 0; i < AHEAD; i += 1) worker.postMessage({ next: true });
+    for (;;) {
+      const { batch, done, error } = await receive();
+      if (error) {
+        throw error.bench ? new BenchError(error.code, error.message) : new BenchError(ErrorCodes.DATASET, `${file}: ${error.message}`);
+      }
+      if (done) {
+        if (stats) Object.assign(stats, done.stats);
+        if (digest) digest.sha256 = done.sha256;
+        return;
+      }
+      worker.postMessage({ next: true });
+      yield batch;
+    }
+  } finally {
+    worker.removeAllListeners('exit');
+    await worker.terminate();
+  }
+}

@@ -1,0 +1,108 @@
+// readProfileRows: the profile file read, parsed and formatted on a thread of its own gives the rows the format
+// makes of readProfiles' batches, the same statistics and the file's sha256; a malformed line is the error
+// readProfiles raises; a caller that stops early ends the thread.
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { copyLine } from '../../adapters/postgresql/copy.js';
+import { documentModel, profileCopyTexts } from '../../adapters/postgresql/document-model.js';
+import { profileValues } from '../../adapters/sqlite/import-rows.js';
+import { BenchError, ErrorCodes } from '../../core/errors.js';
+import { PROFILE_COLUMNS } from '../../datasets/columns.js';
+import { readProfileRows } from '../../datasets/profile-rows.js';
+import { createReadStats, readProfiles } from '../../datasets/read.js';
+
+const SQLITE_ROWS = { module: new URL('../../adapters/sqlite/import-rows.js', import.meta.url).href, name: 'profileValues', options: null };
+
+async function fixture(t, content) {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'db-shootout-profile-rows-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const file = path.join(dir, 'profiles.txt');
+  await writeFile(file, content);
+  return file;
+}
+
+function profileLine(id, values = {}) {
+  const fields = PROFILE_COLUMNS.map((column) => values[column] ?? 'null');
+  fields[0] = String(id);
+  return `${fields.join('\t')}\t\n`;
+}
+
+// `count` profiles with a varied subset of fields, a backslash, a tab-free quote and non-ASCII text among them.
+function profiles(count) {
+  let text = '';
+  for (let id = 1; id <= count; id += 1) {
+    text += profileLine(id, {
+      public: String(id % 2), AGE: id % 7 === 0 ? 'null' : String(id % 90), region: id % 3 === 0 ? 'kraj \\ "mesto"' : 'žilina',
+      ...(id % 5 === 0 ? { hobbies: `hobby ${id}` } : {}),
+    });
+  }
+  return text;
+}
+
+async function collect(reader) {
+  const batches = [];
+  for await (const batch of reader) batches.push(batch);
+  return batches;
+}
+
+test('rows are the format applied to readProfiles\' batches, with its statistics and the sha256 of the file', async (t) => {
+  const content = profiles(2500);
+  const file = await fixture(t, content);
+  const expected = (await collect(readProfiles(file, { batchSize: 1000 }))).map(profileValues);
+
+  const stats = createReadStats();
+  const digest = {};
+  const batches = await collect(readProfileRows(file, { batchSize: 1000, stats, digest, format: SQLITE_ROWS }));
+  assert.deepEqual(batches.map((batch) => batch.count), [1000, 1000, 500]);
+  assert.deepEqual(batches.map((batch) => batch.rows), expected);
+  assert.equal(stats.rows, 2500);
+  assert.equal(digest.sha256, createHash('sha256').update(await readFile(file)).digest('hex'));
+});
+
+test('byte arrays arrive whole: PostgreSQL\'s COPY text of each stream, in the order of the documents', async (t) => {
+  const file = await fixture(t, profiles(301));
+  const docs = (await collect(readProfiles(file, { batchSize: 301 })))[0];
+  const format = { module: documentModel.rowsModule, name: 'profileCopyTexts', options: { parts: 2 } };
+  const [batch] = await collect(readProfileRows(file, { batchSize: 301, format }));
+  assert.equal(batch.count, 301);
+  const decoded = batch.rows.map((bytes) => new TextDecoder().decode(bytes));
+  assert.deepEqual(decoded, [docs.slice(0, 151), docs.slice(151)].map((part) => part.map((doc) => copyLine(documentModel.rowValues(doc))).join('')));
+  assert.deepEqual(profileCopyTexts(docs, { parts: 2 }).map((bytes) => new TextDecoder().decode(bytes)), decoded);
+});
+
+test('a malformed line is readProfiles\' error; with skipBad it is counted and skipped', async (t) => {
+  const file = await fixture(t, profiles(3) + profileLine(4).replace('\tnull\t\n', '\t\n') + profiles(0));
+  let expected;
+  try {
+    await collect(readProfiles(file));
+  } catch (error) {
+    expected = error;
+  }
+  assert.ok(expected instanceof BenchError);
+  await assert.rejects(collect(readProfileRows(file, { format: SQLITE_ROWS })),
+    (error) => error instanceof BenchError && error.code === ErrorCodes.DATASET && error.message === expected.message);
+
+  const stats = createReadStats();
+  const batches = await collect(readProfileRows(file, { skipBad: true, stats, format: SQLITE_ROWS }));
+  assert.equal(batches.reduce((sum, batch) => sum + batch.count, 0), 3);
+  assert.equal(stats.rows, 3);
+  assert.equal(stats.skippedLines, 1);
+  assert.deepEqual(stats.skipped.map(({ line }) => line), [4]);
+});
+
+test('a caller that stops early ends the thread; a format the module does not export is an error', async (t) => {
+  const file = await fixture(t, profiles(5000));
+  const counts = [];
+  for await (const batch of readProfileRows(file, { batchSize: 100, format: SQLITE_ROWS })) {
+    counts.push(batch.count);
+    if (counts.length === 2) break;
+  }
+  assert.deepEqual(counts, [100, 100]);
+
+  await assert.rejects(collect(readProfileRows(file, { format: { ...SQLITE_ROWS, name: 'noSuchRows' } })),
+    (error) => error instanceof BenchError && error.code === ErrorCodes.DATASET && /has no function noSuchRows/.test(error.message));
+});
