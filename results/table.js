@@ -37,8 +37,8 @@ function resourcesLine(resources, db) {
       + `CPU peak ${server.cpuPeakPct}% mean ${server.cpuMeanPct}%`);
   }
   if (typeof client.cpuPeakPct === 'number') {
-    parts.push(`harness${db.kind === 'embedded' ? ` (with ${db.name} inside)` : ''} CPU peak ${client.cpuPeakPct}%, `
-      + (typeof client.eventLoopDelayP99MaxMs === 'number' ? `event-loop delay p99 up to ${formatMs(client.eventLoopDelayP99MaxMs)} ms` : ''));
+    parts.push(`harness${db.kind === 'embedded' ? ` (with ${db.name} inside)` : ''} CPU peak ${client.cpuPeakPct}%`
+      + (typeof client.eventLoopDelayP99MaxMs === 'number' ? `, event-loop delay p99 up to ${formatMs(client.eventLoopDelayP99MaxMs)} ms` : ''));
   }
   return parts.length > 0 ? `resources: ${parts.join('; ')} (100% = one core)` : null;
 }
