@@ -18,3 +18,19 @@ test('invocations that start in the same second get files of their own', async (
   assert.deepEqual(files.map((file) => JSON.parse(readFileSync(file, 'utf8')).n), [0, 1, 2]);
   assert.equal(readdirSync(path.join(dir, 'out')).length, 3, 'no temporary file is left behind');
 });
+
+test('a result file is named by database, by the scale for the social suite or else by the suite, and the start to the second', () => {
+  const startedAt = '2026-11-21T23:45:01.123Z';
+  const out = path.join(dir, 'names');
+  const social = claimResultFile(out, { startedAt, suite: 'social', db: { id: 'sqlite' }, dataset: { scale: 'small' } });
+  const crud = claimResultFile(out, { startedAt, suite: 'crud', db: { id: 'sqlite' }, dataset: { scale: 'small' } });
+  const older = claimResultFile(out, { startedAt: '2026-01-02T03:04:05Z', db: { id: 'memory' }, dataset: { scale: 'tiny' } });
+  assert.deepEqual([social, crud, older].map((file) => path.basename(file)),
+    ['sqlite-small-20261121T234501Z.json', 'sqlite-crud-20261121T234501Z.json', 'memory-tiny-20260102T030405Z.json']);
+});
+
+test('a file that cannot be created for another reason than its existence fails at once with that reason', () => {
+  const result = { startedAt: '2026-11-21T23:45:01.123Z', db: { id: 'x'.repeat(300) }, dataset: { scale: 'tiny' } };
+  assert.throws(() => claimResultFile(path.join(dir, 'long'), result), { code: 'ENAMETOOLONG' });
+  assert.deepEqual(readdirSync(path.join(dir, 'long')), []);
+});

@@ -1,0 +1,185 @@
+// What `bench run`, `bench check` and `bench import` print: the terminal table of one result document, line by
+// line, and the import summary. The documents are made up here, each field set to a value that shows in the text.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { formatImport } from '../../results/import-summary.js';
+import { formatTable, readStatsLine } from '../../results/table.js';
+
+const run = (n, ms, p50, p99) => ({ run: n, valid: true, ms, latencyMs: { p50, p99 } });
+
+// A social result of a server: one workload fast and client-bound, one unsupported, one failed with four examples,
+// the warm-up not compared.
+function socialResult() {
+  return {
+    suite: 'social',
+    db: { id: 'pg', name: 'PostgreSQL', version: '17.2', kind: 'server', execution: 'parallel' },
+    dataset: { name: 'synthetic', scale: 'tiny', profiles: 1000, relations: 17531, seed: 1, readStats: null },
+    config: { concurrency: 25, runs: 3 },
+    import: {
+      reused: false, ms: 12345, profilesPerSec: 7868, relationsPerSec: 272535, indexesMs: 2500, path: 'online', onlineBecause: null,
+      diskBytes: 3 * 1024 ** 3, diskScope: 'data directory',
+    },
+    resources: {
+      server: { source: 'docker', pid: 42, rssPeakBytes: 512 * 1024 ** 2, cpuPeakPct: 180, cpuMeanPct: 90.5 },
+      client: { cpuPeakPct: 95, eventLoopDelayP99MaxMs: 1.5 },
+    },
+    complete: true,
+    interrupted: false,
+    error: null,
+    workloads: {
+      warmup: { supported: true, compared: false, status: 'passed', ops: 100, runs: [run(1, 10, 0.1, 0.2)], summary: { medianMs: 10, stdevMs: 0 }, resources: null, failures: [] },
+      // The runs out of order: the latencies shown are the median run's (200 ms), not the first's or the middle one's.
+      singleRead: {
+        supported: true, compared: true, status: 'passed', ops: 1000, runs: [run(1, 300, 0.3, 3), run(2, 100, 0.1, 1), run(3, 200, 0.2, 2)],
+        summary: { medianMs: 200, stdevMs: 100 }, resources: { clientBound: true }, failures: [],
+      },
+      hardPath: { supported: false, compared: true, status: 'unsupported', ops: 0, runs: [] },
+      neighbors: {
+        supported: true, compared: true, status: 'failed', ops: 500,
+        runs: [run(1, 50, 1, 2), { run: 2, valid: false, reason: '3 wrong answers' }],
+        failures: [{ run: 2, input: 7, problem: 'missing key 8' }, { run: 2, input: 9, problem: 'b' }, { run: 2, input: 10, problem: 'c' }, { run: 2, input: 11, problem: 'd' }],
+      },
+    },
+  };
+}
+
+const WORKLOAD_LINES = [
+  'workload    status        ops  median ms  ops/s  p50 ms  p99 ms  sd ms',
+  'singleRead  ok           1000        200   5000   0.200    2.00    100  client-bound *',
+  'hardPath    unsupported',
+  'neighbors   FAILED        500                                           3 wrong answers',
+  '',
+  'not compared:',
+  'warmup    ok      100      10.00  10000   0.100   0.200',
+];
+const EXAMPLES = ['neighbors failed; examples:', '  run 2: input 7: missing key 8', '  run 2: input 9: b', '  run 2: input 10: c'];
+
+test('the terminal table of a server\'s social run: the import, the resources, the workloads, the marks explained and the failures', () => {
+  assert.deepEqual(formatTable(socialResult()).split('\n'), [
+    'PostgreSQL 17.2 · dataset synthetic tiny (1000 profiles, 17531 relations, seed 1) · concurrency 25 · 3 runs',
+    'import: 12.35 s (profiles 7868/s, relations 272535/s, indexes 2.50 s); 3.00 GiB on disk (the whole data directory)',
+    'resources: server (docker, pid 42) peak 512.0 MiB resident, CPU peak 180% mean 90.5%; harness CPU peak 95%, event-loop delay p99 up to 1.50 ms (100% = one core)',
+    '',
+    ...WORKLOAD_LINES,
+    '',
+    '* client-bound: in at least one run the harness used more than 85% of one core, so the limit may be the client or its driver rather than the database',
+    '',
+    'event-loop delay: how long the harness\'s own event loop was blocked (p99, worst run); latencies may include that wait',
+    '',
+    ...EXAMPLES,
+  ]);
+});
+
+test('an embedded database run once with a serial driver, its import reused, stopped by an error', () => {
+  const result = {
+    ...socialResult(),
+    db: { id: 'sqlite', name: 'SQLite', version: '3.46', kind: 'embedded', execution: 'serial' },
+    config: { concurrency: 1, runs: 1 },
+    import: { reused: true, importedAt: '2026-11-21T23:29:50.003Z', diskBytes: 5 * 1024 ** 2, diskScope: 'database' },
+    resources: { server: null, client: { cpuPeakPct: 99 } },
+    complete: false,
+    error: { message: 'connection lost' },
+  };
+  assert.deepEqual(formatTable(result).split('\n'), [
+    'SQLite 3.46 · dataset synthetic tiny (1000 profiles, 17531 relations, seed 1) · concurrency 1 (serial driver: one operation at a time) · 1 run',
+    'import: reused the data imported at 2026-11-21T23:29:50.003Z; 5.0 MiB on disk',
+    'resources: harness (with SQLite inside) CPU peak 99% (100% = one core)',
+    '',
+    ...WORKLOAD_LINES,
+    '',
+    '* client-bound: in at least one run the harness used more than 85% of one core, so the limit was that core, which SQLite shares with the harness as it runs inside it',
+    '',
+    ...EXAMPLES,
+    '',
+    'INCOMPLETE: connection lost',
+  ]);
+  // Without the error's message, and interrupted.
+  assert.equal(formatTable({ ...result, error: null }).split('\n').at(-1), 'INCOMPLETE: stopped early');
+  assert.equal(formatTable({ ...result, interrupted: true }).split('\n').at(-1), 'INCOMPLETE: interrupted; the runs completed so far are kept.');
+});
+
+test('another suite names itself and its data\'s label; the offline import\'s time; no resources line without figures', () => {
+  const result = {
+    ...socialResult(),
+    suite: 'crud',
+    dataset: { name: 'x', scale: 'x', label: 'crud documents, seed 1' },
+    import: { ...socialResult().import, path: 'offline', loadMs: 4000, diskBytes: 1024 ** 3 - 1024 ** 2, diskScope: 'namespace' },
+    resources: { server: { source: 'docker', pid: 1, rssPeakBytes: null }, client: { cpuPeakPct: null } },
+    workloads: { singleRead: socialResult().workloads.singleRead },
+  };
+  assert.deepEqual(formatTable(result).split('\n'), [
+    'suite crud · PostgreSQL 17.2 · crud documents, seed 1 · concurrency 25 · 3 runs',
+    'import: 12.35 s (profiles 7868/s, relations 272535/s, indexes 2.50 s; offline: importer and restart 4.00 s); 1023.0 MiB on disk',
+    '',
+    'workload    status   ops  median ms  ops/s  p50 ms  p99 ms  sd ms',
+    'singleRead  ok      1000        200   5000   0.200    2.00    100  client-bound *',
+    '',
+    '* client-bound: in at least one run the harness used more than 85% of one core, so the limit may be the client or its driver rather than the database',
+  ]);
+  // The client-bound legend only for a passed workload, and no size without one.
+  const failed = { ...result.workloads.singleRead, status: 'failed', runs: [{ run: 1, valid: false, reason: 'wrong' }] };
+  const text = formatTable({ ...result, import: { ...result.import, diskBytes: null }, workloads: { singleRead: failed } });
+  assert.ok(!text.includes('* client-bound'), text);
+  assert.ok(!text.includes('on disk'), text);
+  assert.match(text, /\nsingleRead  FAILED  1000 {43}wrong$/);
+});
+
+test('a run of one: no standard deviation; a failed workload without a failed run names no reason', () => {
+  const result = {
+    ...socialResult(),
+    import: null,
+    resources: null,
+    workloads: {
+      one: { supported: true, compared: true, status: 'passed', ops: 10, runs: [run(1, 0.5, 0.01, 0.02)], summary: { medianMs: 0.5, stdevMs: 0.1 }, resources: null, failures: [] },
+      gone: { supported: true, compared: true, status: 'failed', ops: 10, runs: [run(1, 1, 1, 1)], failures: [] },
+    },
+  };
+  assert.deepEqual(formatTable(result).split('\n').slice(1), [
+    '',
+    'workload  status  ops  median ms  ops/s  p50 ms  p99 ms  sd ms',
+    'one       ok       10      0.500  20000   0.010   0.020',
+    'gone      FAILED   10',
+  ]);
+});
+
+test('the dataset files\' read statistics: each kind of count, singular and plural, the edge file on its own', () => {
+  assert.equal(readStatsLine(null), null);
+  assert.equal(readStatsLine({ profiles: { repairedLines: 0, skippedLines: 0 }, relations: null }), null);
+  assert.equal(readStatsLine({ profiles: { repairedLines: 1, skippedLines: 2 }, relations: { repairedLines: 2, skippedLines: 1 } }),
+    'dataset files read: profiles 1 line repaired (invalid UTF-8), 2 lines skipped (malformed, --skip-bad); '
+    + 'relations 2 lines repaired (invalid UTF-8), 1 line skipped (malformed, --skip-bad)');
+  assert.equal(readStatsLine({ skippedLines: 0, repairedLines: 0, duplicates: 1, selfLoops: 2 }),
+    'dataset files read: edge file 1 repeated pair dropped, 2 self-loops dropped');
+  assert.equal(readStatsLine({ skippedLines: 1, repairedLines: 0, duplicates: 2, selfLoops: 1 }),
+    'dataset files read: edge file 1 line skipped (malformed, --skip-bad), 2 repeated pairs dropped, 1 self-loop dropped');
+  assert.equal(readStatsLine({ skippedLines: 0, repairedLines: 0, duplicates: 0, selfLoops: 0 }), null);
+});
+
+test('the import summary: the dataset, each phase\'s time and rate, the size on disk, or what stopped it', () => {
+  const result = {
+    db: { name: 'PostgreSQL', version: '17.2' },
+    dataset: { name: 'pokec', scale: 'full', profiles: 1632803, relations: 30622564, seed: 7, readStats: { profiles: { repairedLines: 3 } } },
+    import: {
+      ms: 123456, profilesMs: 40000, relationsMs: 80000, indexesMs: 3456, profilesPerSec: 40820, relationsPerSec: 382782, path: 'online', diskBytes: 5 * 1024 ** 3,
+    },
+  };
+  assert.deepEqual(formatImport(result).split('\n'), [
+    'PostgreSQL 17.2 · dataset pokec full (1,632,803 profiles, 30,622,564 relations, seed 7)',
+    'import: 123.5 s, counts verified',
+    '  profiles      40.0 s     40,820 rows/s',
+    '  relations     80.0 s    382,782 rows/s',
+    '  indexes        3.5 s',
+    'on disk after import: 5.0 GiB',
+    'dataset files read: profiles 3 lines repaired (invalid UTF-8)',
+  ]);
+  const offline = formatImport({ ...result, dataset: { ...result.dataset, readStats: null }, import: { ...result.import, path: 'offline', loadMs: 2000, diskBytes: null } }).split('\n');
+  assert.deepEqual(offline.slice(1), [
+    'import: 123.5 s offline, counts verified',
+    '  profiles      40.0 s     40,820 rows/s (written)',
+    '  relations     80.0 s    382,782 rows/s (written)',
+    '  load           2.0 s  (the importer, the server restarted on its database)',
+    '  indexes        3.5 s',
+  ]);
+  assert.deepEqual(formatImport({ ...result, import: null, error: { message: 'disk full' } }).split('\n').slice(1), ['INCOMPLETE: disk full']);
+  assert.deepEqual(formatImport({ ...result, import: null }).split('\n').slice(1), ['INCOMPLETE: the import did not finish']);
+});
