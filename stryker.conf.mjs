@@ -14,6 +14,11 @@ import { readdirSync } from 'node:fs';
 const COMPARE_SYNTHETIC = '--test-name-pattern=^synthetic test/report/compare.test.js';
 const STATISTICS = ['results/stats.js', 'results/bootstrap.js', 'results/compare.js', 'results/model.js'];
 
+// The report tests that open a page in chromium are left out of the report's sub-scopes (a browser per mutant):
+// a name pattern that matches every other test (and not the file's root, which would select them all).
+const NO_BROWSER = "--test-name-pattern='^(?!<root>$|.*in a browser)'";
+const REPORT_SUITE_TESTS = (file) => `${NO_BROWSER} ${file}`;
+
 const SCOPES = {
   statistics: {
     mutate: STATISTICS,
@@ -25,6 +30,28 @@ const SCOPES = {
       'results/report/**/*.js',
     ],
     tests: ['test/report/pooling.test.js', 'test/report/significance.test.js', 'test/report/statistics.test.js', 'test/report/compare-format.test.js', 'test/report/report.test.js', COMPARE_SYNTHETIC, 'test/write.test.js'],
+  },
+  // The report scope in parts, each file with the tests that read what it makes (no spawned CLI, no browser).
+  'report-crud': { mutate: ['results/report/suites/crud.js'], tests: [REPORT_SUITE_TESTS('test/report/crud-report.test.js')] },
+  'report-mixed': { mutate: ['results/report/suites/mixed.js'], tests: [REPORT_SUITE_TESTS('test/report/mixed-report.test.js')] },
+  'report-graph': { mutate: ['results/report/suites/graph.js', 'results/graph-table.js'], tests: [REPORT_SUITE_TESTS('test/report/graph-report.test.js')] },
+  'report-queries': {
+    mutate: ['results/report/suites/queries.js', 'results/report/suites/index.js', 'results/queries-table.js', 'results/compare-html.js'],
+    tests: ['test/report/suites.test.js', REPORT_SUITE_TESTS('test/report/queries-report.test.js')],
+  },
+  'report-html': {
+    mutate: ['results/report/html.js', 'results/report/blocks.js', 'results/report/format-text.js', 'results/report/format-csv.js'],
+    tests: ['test/report/html-charts.test.js', 'test/report/significance.test.js', 'test/report/report.test.js', REPORT_SUITE_TESTS('test/report/crud-report.test.js'), REPORT_SUITE_TESTS('test/report/mixed-report.test.js')],
+  },
+  'report-build': {
+    mutate: ['results/report/build.js', 'results/report/datasets.js', 'results/report/durability.js', 'results/report/errors.js', 'results/report/load.js', 'results/report/index.js'],
+    tests: ['test/report/report.test.js', 'test/report/significance.test.js', 'test/report/suites.test.js',
+      "--test-name-pattern='^(?!<root>$|bench report)' test/report/datasets.test.js", "--test-name-pattern='^(?!<root>$|bench report)' test/crash-report.test.js"],
+  },
+  'report-files': {
+    mutate: ['results/compare-format.js', 'results/format.js', 'results/import-summary.js', 'results/table.js', 'results/write.js', 'results/merge.js'],
+    tests: ['test/report/terminal.test.js', 'test/report/compare-format.test.js', 'test/write.test.js', 'test/cli-errors.test.js', 'test/resources/client.test.js',
+      "--test-name-pattern='import (summary|line)' test/import.test.js", "--test-name-pattern='^merging the shards' test/merge.test.js"],
   },
   runner: {
     mutate: ['runner/**/*.js'],
@@ -52,7 +79,8 @@ const SCOPES = {
   },
 };
 
-const names = (process.env.STRYKER_SCOPE ?? Object.keys(SCOPES).join(',')).split(',').map((name) => name.trim()).filter(Boolean);
+// By default every scope but the report's parts (the report scope holds them).
+const names = (process.env.STRYKER_SCOPE ?? Object.keys(SCOPES).filter((name) => !name.startsWith('report-')).join(',')).split(',').map((name) => name.trim()).filter(Boolean);
 const unknown = names.filter((name) => !(name in SCOPES));
 if (unknown.length > 0) throw new Error(`STRYKER_SCOPE: unknown scope ${unknown.join(', ')}; scopes: ${Object.keys(SCOPES).join(', ')}`);
 const chosen = names.map((name) => SCOPES[name]);
