@@ -158,3 +158,103 @@ describe('bench merge', () => {
     assert.match(help.stdout.replace(/\s+/g, ' '), /2 the files given are not the shards of one run/);
   });
 });
+
+describe('merging the shards of one run, field by field', () => {
+  test('the busiest shard\'s client figures, the worst event-loop delay, client-bound when any shard was', () => {
+    const shards = [0, 1, 2].map((index) => partial({ index }));
+    // Shard 1 the busiest, shard 0 with the worst event-loop delay.
+    shards[1].workloads[KEY].runs[0].resources = { server: null, client: { cpuPct: 90, eventLoopDelayP99Ms: 2 }, clientBound: true };
+    shards[0].workloads[KEY].runs[0].resources = { server: null, client: { cpuPct: 5, eventLoopDelayP99Ms: 9 }, clientBound: false };
+    const [run] = mergeShards(documents(shards)).workloads[KEY].runs;
+    assert.deepEqual(run.resources, {
+      server: null,
+      client: { cpuPct: 90, eventLoopDelayP99Ms: 9, processes: [{ cpuPct: 5, eventLoopDelayP99Ms: 9 }, { cpuPct: 90, eventLoopDelayP99Ms: 2 }, { cpuPct: 12, eventLoopDelayP99Ms: 3 }] },
+      clientBound: true,
+    });
+    shards[1].workloads[KEY].runs[0].resources.clientBound = false;
+    assert.equal(mergeShards(documents(shards)).workloads[KEY].runs[0].resources.clientBound, false);
+    // A shard that measured nothing of its client: no resources for the run.
+    shards[2].workloads[KEY].runs[0].resources = null;
+    assert.equal(mergeShards(documents(shards)).workloads[KEY].runs[0].resources, null);
+  });
+
+  test('open loop: the send lag\'s mean weighted by each shard\'s answers, no note at the target, none when a shard ran closed', () => {
+    const openLoop = (targetRate, lag) => ({ targetRate, achievedRate: targetRate, sendLagMs: { mean: lag, max: lag * 2 }, note: null });
+    // 1000 and 3000 answers over 1000 ms: 4,000 ops/s, the targets' sum.
+    const shards = [
+      partial({ index: 0, count: 2, latencies: latenciesOf(0, 1000), startMs: T0, endMs: T0 + 900, openLoop: openLoop(1000, 4) }),
+      partial({ index: 1, count: 2, latencies: latenciesOf(1, 3000), startMs: T0 + 100, endMs: T0 + 1000, openLoop: openLoop(3000, 8) }),
+    ];
+    shards[1].workloads[KEY].ops = 3000;
+    const [run] = mergeShards(documents(shards)).workloads[KEY].runs;
+    assert.deepEqual(run.openLoop, { targetRate: 4000, achievedRate: 4000, sendLagMs: { mean: 7, max: 16 }, note: null });
+    const closed = [shards[0], partial({ index: 1, count: 2 })];
+    assert.equal('openLoop' in mergeShards(documents(closed)).workloads[KEY].runs[0], false);
+  });
+
+  test('a failed run: errors and failed answers added, each failed shard named, its own run\'s examples only, five at most', () => {
+    const shards = [0, 1, 2].map((index) => partial({ index, valid: index > 0 }));
+    const example = (input) => ({ run: 1, input, problem: `problem ${input}` });
+    for (const index of [1, 2]) {
+      const entry = shards[index].workloads[KEY];
+      entry.runs = [{ run: 1, valid: false, errors: index, failed: 10 * index, reason: `reason ${index}`, resources: null }];
+      entry.failures = [example(`${index}a`), example(`${index}b`), example(`${index}c`), { run: 2, input: 'other run', problem: 'x' }];
+    }
+    shards[0].workloads[KEY].runs = [{ ...shards[0].workloads[KEY].runs[0], valid: false, errors: undefined, failed: undefined, reason: 'reason 0' }];
+    shards[0].workloads[KEY].failures = [];
+    const entry = mergeShards(documents(shards)).workloads[KEY];
+    assert.deepEqual({ ...entry.runs[0], resources: undefined }, {
+      run: 1, valid: false, errors: 3, failed: 30, reason: 'shard 0: reason 0; shard 1: reason 1; shard 2: reason 2', resources: undefined,
+    });
+    assert.deepEqual(entry.failures.map((failure) => [failure.run, failure.input, failure.problem]), [
+      [1, '1a', 'shard 1: problem 1a'], [1, '1b', 'shard 1: problem 1b'], [1, '1c', 'shard 1: problem 1c'], [1, '2a', 'shard 2: problem 2a'], [1, '2b', 'shard 2: problem 2b'],
+    ]);
+  });
+
+  test('the document: earliest start, latest end, the first shard\'s error named by shard, unsupported workloads kept as they are', () => {
+    const shards = [0, 1].map((index) => partial({ index, count: 2 }));
+    shards[0].startedAt = '2026-01-01T12:00:02.000Z';
+    shards[1].startedAt = '2026-01-01T12:00:01.000Z';
+    shards[0].finishedAt = '2026-01-01T12:10:00.000Z';
+    shards[1].finishedAt = '2026-01-01T12:09:00.000Z';
+    shards[1].error = { code: 'E_X', message: 'connection reset' };
+    for (const shard of shards) addWorkload(shard, { name: 'graph', compared: true, operation: 'x', description: 'y', unsupported: 'no graphs' }, false);
+    const merged = mergeShards(documents(shards));
+    assert.equal(merged.startedAt, '2026-01-01T12:00:01.000Z');
+    assert.equal(merged.finishedAt, '2026-01-01T12:10:00.000Z');
+    assert.deepEqual(merged.error, { code: 'E_X', message: 'shard 1: connection reset' });
+    assert.deepEqual([merged.complete, merged.interrupted], [true, false]);
+    assert.deepEqual(merged.workloads.graph, {
+      supported: false, compared: true, operation: 'x', description: 'y', status: 'unsupported', valid: null, ops: 0, runs: [], summary: null, resources: null, reason: 'no graphs',
+    });
+    assert.equal(merged.shards.count, 2);
+    assert.deepEqual(merged.shards.machines.map((machine) => [machine.shard, machine.file]), [[0, 'shard-0.json'], [1, 'shard-1.json']]);
+    assert.equal(mergeShards(documents([partial({ index: 0, count: 2 }), partial({ index: 1, count: 2 })])).error, null);
+  });
+
+  test('shards of other workloads or without a run the others have are refused; every refusal\'s words', () => {
+    const usage = (message) => ({ code: 'E_USAGE', message });
+    const other = partial({ index: 1, count: 2 });
+    addWorkload(other, { name: 'extra', compared: true, operation: 'x', description: 'y' }, true);
+    assert.throws(() => mergeShards(documents([partial({ index: 0, count: 2 }), other])),
+      usage('shard 1 ran other workloads than shard 0: were they given the same flags?'));
+    const second = partial({ index: 0, count: 2 });
+    second.workloads[KEY].runs.push({ ...second.workloads[KEY].runs[0], run: 2 });
+    assert.throws(() => mergeShards(documents([second, partial({ index: 1, count: 2 })])), usage(`shard 1 has no run 2 of ${KEY} (the others have)`));
+    assert.throws(() => orderShards([]), usage('no partial results to merge'));
+    assert.throws(() => orderShards(documents([partial({ index: 0 }), partial({ index: 2 })])),
+      usage('run r1 is missing shard 1 of 3: only 2 of its 3 partial results were given'));
+    const stopped = partial({ index: 1, count: 2, complete: false });
+    stopped.error = { code: null, message: 'killed' };
+    assert.throws(() => orderShards(documents([partial({ index: 0, count: 2 }), stopped])),
+      usage('run r1 has unfinished shards (stopped before their end, complete: false): shard-1.json (shard 1 of 2): killed'));
+    assert.throws(() => orderShards(documents([partial({ index: 0, count: 2 }), partial({ index: 1, count: 3 })])),
+      usage('the shards of run r1 disagree on their number: 2, 3'));
+    assert.throws(() => orderShards(documents([partial({ index: 0 }), partial({ index: 0 }), partial({ index: 1 }), partial({ index: 1 }), partial({ index: 2 })])),
+      usage('a shard is given more than once: shard 0 in shard-0.json and shard-1.json; shard 1 in shard-2.json and shard-3.json'));
+    const plain = partial({ index: 0 });
+    delete plain.shard;
+    assert.throws(() => orderShards([{ file: 'a.json', result: plain }, { file: 'b.json', result: null }, { file: 'c.json', result: partial({ index: 0 }) }]),
+      usage('not a partial result of a sharded run (bench run --shard): a.json, b.json'));
+  });
+});

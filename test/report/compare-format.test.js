@@ -81,3 +81,36 @@ test('numbers: milliseconds to about three significant places, counts with separ
   assert.deepEqual([formatBytes(0), formatBytes(1023), formatBytes(1024), formatBytes(1536 * 1024), formatBytes(5 * 1024 ** 3), formatBytes(3 * 1024 ** 5)],
     ['0 B', '1023 B', '1.0 KiB', '1.5 MiB', '5.0 GiB', '3072.0 TiB']);
 });
+
+test('one database in one version on each side, the versions different: the time columns name them', () => {
+  const versions = (a, b, databases = ['neo4j', 'neo4j']) => {
+    const c = comparison();
+    c.a = { ...c.a, database: databases[0], versions: a };
+    c.b = { ...c.b, database: databases[1], versions: b };
+    return COMPARE_FORMATS.table(c).split('\n')[5];
+  };
+  const named = 'workload               a: neo4j 5.24.2, median ms  b: neo4j 2025.10.1, median ms  speedup         95% CI  b time vs a  verdict';
+  assert.equal(versions(['5.24.2'], ['2025.10.1']), named);
+  const plain = /^workload +a median ms +b median ms +speedup/;
+  assert.match(versions(['5.24.2'], ['5.24.2']), plain, 'the same version');
+  assert.match(versions(['5.24.2'], ['2025.10.1'], ['neo4j', 'sqlite']), plain, 'two databases');
+  assert.match(versions(['5.24.2', '5.26.0'], ['2025.10.1']), plain, 'several versions on a');
+  assert.match(versions(['5.24.2'], ['2025.10.1', '2025.11.0']), plain, 'several versions on b');
+  assert.match(versions([null], ['2025.10.1']), plain, 'a version unknown on a');
+  assert.match(versions(['5.24.2'], [null]), plain, 'a version unknown on b');
+  const c = comparison();
+  c.a = { ...c.a, database: 'neo4j', versions: ['5.24.2'] };
+  c.b = { ...c.b, database: 'neo4j', versions: ['2025.10.1'] };
+  assert.ok(COMPARE_FORMATS.markdown(c).includes('| workload | a: neo4j 5.24.2, median ms | b: neo4j 2025.10.1, median ms | speedup | 95% CI | b time vs a | verdict |'));
+});
+
+test('a slowdown is signed with a plus and a gain with a minus, also when they round to zero', () => {
+  const c = comparison();
+  c.workloads = [
+    { ...c.workloads[0], changePct: 0.04 },
+    { ...c.workloads[1], changePct: -0.04 },
+  ];
+  const lines = COMPARE_FORMATS.table(c).split('\n').slice(6, 8);
+  assert.match(lines[0], / \+0\.0% {2}faster$/);
+  assert.match(lines[1], / -0\.0% {2}not significant$/);
+});
