@@ -65,9 +65,12 @@ const SCOPES = {
     mutate: ['workloads/graph/check.js', 'workloads/graph/reference.js', 'workloads/graph/params.js', 'workloads/graph/workloads.js'],
     tests: ['test/graph.test.js'],
   },
+  // The mixed suite's unit tests first (under a second), its runs through the runner (ten seconds) only for a
+  // change they let through.
   mixed: {
     mutate: ['workloads/mixed/*.js'],
-    tests: ['test/suites/mixed.test.js', 'test/workloads/declarations.test.js'],
+    tests: ["--test-name-pattern='^(mixed key|mixed operation|the consistency|mixed plan)' test/suites/mixed.test.js", 'test/workloads/declarations.test.js',
+      "--test-name-pattern='^mixed through the runner' test/suites/mixed.test.js"],
   },
   import: {
     mutate: ['import/**/*.js'],
