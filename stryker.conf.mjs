@@ -45,7 +45,7 @@ const SCOPES = {
   },
   'report-build': {
     mutate: ['results/report/build.js', 'results/report/datasets.js', 'results/report/durability.js', 'results/report/errors.js', 'results/report/load.js', 'results/report/index.js'],
-    tests: ['test/report/load.test.js', 'test/report/report.test.js', 'test/report/significance.test.js', 'test/report/suites.test.js',
+    tests: ['test/report/build.test.js', 'test/report/load.test.js', 'test/report/report.test.js', 'test/report/significance.test.js', 'test/report/suites.test.js',
       "--test-name-pattern='^(?!<root>$|bench report)' test/report/datasets.test.js", "--test-name-pattern='^(?!<root>$|bench report)' test/crash-report.test.js"],
   },
   'report-files': {
