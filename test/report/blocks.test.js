@@ -1,0 +1,181 @@
+// The report laid out as blocks (results/report/blocks.js), which the table, Markdown and HTML formats each render:
+// on documents made up here, every cell of the summary, the matrix, the workload tables, the resources and the
+// reproducibility list, for two databases and for one.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { reportBlocks, normalisedCell } from '../../results/report/blocks.js';
+import { buildReport } from '../../results/report/build.js';
+
+const latency = (ms) => ({ p50: ms / 10, p90: ms / 5, p99: ms / 2, max: ms, mean: ms / 10 });
+const passed = (times, { ops = 10, compared = true } = {}) => ({
+  supported: true, compared, status: 'passed', valid: true, ops,
+  runs: times.map((ms, i) => ({ run: i + 1, valid: true, ms, errors: 0, latencyMs: latency(ms) })),
+});
+
+function document(db, { file = `${db}.json`, workloads, extra = {} }) {
+  return {
+    file,
+    result: {
+      schema: 'db-shootout/result@1', db: { id: db, name: db.toUpperCase(), version: '1', driver: { name: 'drv', version: '2' }, settings: { a: 1, b: 'x' } },
+      dataset: { id: 'synthetic-tiny-s1-g1', name: 'synthetic', scale: 'tiny', seed: 1, profiles: 1000, relations: 17531 },
+      harness: { name: 'db-shootout', version: '0.1.0', commit: '0123456789abcdef' }, config: { concurrency: 25, runs: 3, preset: null },
+      environment: { cpu: 'cpu A', cores: 2, memoryBytes: 2 * 1024 ** 3, os: 'linux', node: '20', hostname: 'one' },
+      import: { importedAt: 't', ms: 1500, diskBytes: 1024 ** 2, diskScope: 'data directory' },
+      resources: { server: { rssPeakBytes: 3 * 1024 ** 2, rssMeanBytes: 1024 ** 2, cpuPeakPct: 150.4, source: 'docker' } },
+      complete: true, interrupted: false, error: null,
+      workloads,
+      ...extra,
+    },
+  };
+}
+
+// a, the baseline: singleRead 10-12 ms, aggregation failed, neighbors 1 ms; b: singleRead 30-32 ms (client-bound),
+// aggregation 5 ms, neighbors 20 ms once (2,000%), shortestPath unsupported; warmup not compared.
+function twoDatabases() {
+  const bound = passed([30, 31, 32]);
+  bound.resources = { clientBound: true };
+  const a = document('a', {
+    workloads: {
+      warmup: passed([5, 6, 7], { compared: false }), singleRead: passed([10, 11, 12]), neighbors: passed([1, 1, 1]),
+      aggregation: { supported: true, compared: true, status: 'failed', ops: 10, runs: [{ run: 1, valid: false, reason: '2 wrong answers' }] },
+    },
+  });
+  const b = document('b', {
+    workloads: {
+      warmup: passed([5, 6, 7], { compared: false }), singleRead: bound, aggregation: passed([5]), neighbors: passed([20]),
+      shortestPath: { supported: false, compared: true, status: 'unsupported', ops: 0, runs: [] },
+    },
+    extra: {
+      db: { id: 'b', name: 'B', version: '2', driver: null, settings: {} },
+      harness: { name: 'db-shootout', version: '0.1.0', commit: null },
+      config: { concurrency: 25, runs: 1, preset: 'quick' },
+      environment: { cpu: 'cpu A', cores: 2, memoryBytes: 2 * 1024 ** 3, os: 'linux', node: '20', hostname: null },
+      import: { importedAt: 't', ms: null, diskBytes: 5 * 1024 ** 3, diskScope: 'namespace' },
+      resources: { server: null },
+    },
+  });
+  return [a, b];
+}
+
+const block = (report, id) => reportBlocks(report).find((b) => b.id === id);
+
+test('two databases: the summary, then the matrix relative to the baseline, words for a workload without a time', () => {
+  const report = buildReport(twoDatabases(), { baseline: 'a' });
+  assert.deepEqual(reportBlocks(report).map((b) => b.id), ['summary', 'normalised', 'workloads', 'not-compared', 'resources', 'reproducibility', 'legend', 'warnings']);
+  assert.deepEqual(block(report, 'summary').lines, [
+    'dataset: synthetic-tiny-s1-g1 (synthetic tiny, 1,000 profiles, 17,531 relations, seed 1)',
+    'databases: a, b',
+    'baseline: a (named with --baseline)',
+  ]);
+  const matrix = block(report, 'normalised');
+  assert.equal(matrix.title, 'Median time relative to a (= 100%; lower is faster)');
+  assert.deepEqual([matrix.header, matrix.numeric], [['workload', 'a', 'b'], [1, 2]]);
+  assert.deepEqual(matrix.rows, [
+    ['singleRead', '100% (baseline)', '281.8% !'],
+    ['aggregation', 'failed', 'n/a (no baseline time)'],
+    ['neighbors', '100% (baseline)', '2,000% ~'],
+    ['shortestPath', 'not run', 'unsupported'],
+  ]);
+  assert.equal(report.warnings.length, 3);
+  assert.deepEqual(block(report, 'warnings').items, report.warnings.map((warning) => ({ label: 'warning', lines: [warning] })));
+});
+
+test('two databases: the workload tables, each database a row, the figures only where it passed', () => {
+  const report = buildReport(twoDatabases(), { baseline: 'a' });
+  const workloads = block(report, 'workloads');
+  assert.deepEqual(workloads.header, ['workload', 'ops/run', 'database', 'status', 'runs', 'median ms', '95% CI ms', 'ops/s', 'p50 ms', 'p99 ms', 'vs baseline']);
+  assert.deepEqual(workloads.numeric, [1, 4, 5, 6, 7, 8, 9]);
+  assert.deepEqual(workloads.rows, [
+    ['singleRead', '10', 'a', 'ok', '3', '11.00', '10.00 – 12.00', '909', '1.10', '5.50', '100% (baseline)'],
+    ['', '', 'b', 'ok', '3', '31.00', '30.00 – 32.00', '323', '3.10', '15.50', '281.8% !'],
+    ['aggregation', '10', 'a', 'failed: 2 wrong answers', '', '', '', '', '', '', ''],
+    ['', '', 'b', 'ok', '1', '5.00', 'n/a (one run)', '2,000', '0.500', '2.50', 'n/a (no baseline time)'],
+    ['neighbors', '10', 'a', 'ok', '3', '1.00', '1.00 – 1.00', '10,000', '0.100', '0.500', '100% (baseline)'],
+    ['', '', 'b', 'ok', '1', '20.00', 'n/a (one run)', '500', '2.00', '10.00', '2,000% ~'],
+    ['shortestPath', '', 'a', 'not run', '', '', '', '', '', '', ''],
+    ['', '', 'b', 'unsupported', '', '', '', '', '', '', ''],
+  ]);
+  const separate = block(report, 'not-compared');
+  assert.equal(separate.title, 'Not compared (warmup: reported, never normalised)');
+  assert.equal(separate.header.at(-1), '');
+  assert.deepEqual(separate.rows, [
+    ['warmup', '10', 'a', 'ok', '3', '6.00', '5.00 – 7.00', '1,667', '0.600', '3.00', ''],
+    ['', '', 'b', 'ok', '3', '6.00', '5.00 – 7.00', '1,667', '0.600', '3.00', ''],
+  ]);
+});
+
+test('two databases: resources with n/a where not measured, and what another person needs to run it again', () => {
+  const report = buildReport(twoDatabases(), { baseline: 'a' });
+  const resources = block(report, 'resources');
+  assert.deepEqual(resources.header, ['database', 'server peak RSS', 'server mean RSS', 'server peak CPU', 'import', 'on disk after import']);
+  assert.deepEqual(resources.numeric, [1, 2, 3, 4, 5]);
+  assert.deepEqual(resources.rows, [
+    ['a', '3.0 MiB', '1.0 MiB', '150%', '1.50 s', '1.0 MiB (whole data directory)'],
+    ['b', 'n/a', 'n/a', 'n/a', 'n/a', '5.0 GiB'],
+  ]);
+  assert.deepEqual(block(report, 'reproducibility').items, [
+    {
+      label: 'a (A)',
+      lines: [
+        'version: 1', 'driver: drv 2', 'dataset: synthetic-tiny-s1-g1 (tiny, seed 1)', 'config: concurrency 25, 3 runs',
+        'harness: db-shootout 0.1.0 (0123456789ab)', 'server settings: a=1, b=x', 'machine: cpu A, 2 cores, 2.0 GiB RAM, linux, node 20, host one', 'files: a.json',
+      ],
+    },
+    {
+      label: 'b (B)',
+      lines: [
+        'version: 2', 'driver: n/a', 'dataset: synthetic-tiny-s1-g1 (tiny, seed 1)', 'config: concurrency 25, 1 runs, preset quick',
+        'harness: db-shootout 0.1.0 (no git commit)', 'server settings: none recorded', 'machine: cpu A, 2 cores, 2.0 GiB RAM, linux, node 20', 'files: b.json',
+      ],
+    },
+  ]);
+  // Two invocations of one database that differ: each value, in order, apart.
+  const [a] = twoDatabases();
+  const again = document('a', { file: 'a2.json', workloads: a.result.workloads, extra: { db: { id: 'a', name: 'A', version: '1.1', driver: { name: 'drv', version: null }, settings: { a: 1, b: 'x' } } } });
+  const lines = buildReport([a, again]).databases[0];
+  const item = block(buildReport([a, again]), 'reproducibility').items[0];
+  assert.deepEqual(item.lines.slice(0, 2), ['version: 1 | 1.1', 'driver: drv 2 | drv']);
+  assert.equal(item.lines.at(-1), 'files: a.json, a2.json');
+  assert.deepEqual(lines.files, ['a.json', 'a2.json']);
+});
+
+test('the legend gives the interval\'s level, method, resamples and seed', () => {
+  const legend = block(buildReport(twoDatabases()), 'legend');
+  assert.deepEqual(legend.items.map((item) => item.label), ['~', '!', 'failed', 'unsupported', 'not run', 'n/a', '95% CI']);
+  assert.match(legend.items[0].lines[0], /^not significant: the 95% interval of the median overlaps/);
+  assert.deepEqual(legend.items[6].lines, ['percentile bootstrap of the median (10,000 resamples, seed 1)']);
+});
+
+test('one database: absolute figures, no matrix, no percentages; the datasets the files held besides', () => {
+  const [a] = twoDatabases();
+  const other = document('a', { file: 'old.json', workloads: { singleRead: passed([1]) }, extra: { dataset: { id: 'synthetic-small-s1-g1' }, startedAt: '2020-01-01T00:00:00Z' } });
+  a.result.startedAt = '2026-01-01T00:00:00Z';
+  a.result.workloads.singleRead.resources = { clientBound: true };
+  const report = buildReport([a, other]);
+  const blocks = reportBlocks(report);
+  assert.deepEqual(blocks.map((b) => b.id), ['summary', 'workloads', 'not-compared', 'resources', 'reproducibility', 'legend', 'warnings']);
+  assert.deepEqual(blocks[0].lines, [
+    'dataset: synthetic-tiny-s1-g1 (synthetic tiny, 1,000 profiles, 17,531 relations, seed 1)',
+    'not reported (other datasets in the files; --dataset <id> chooses): synthetic-small-s1-g1 (1 file)',
+    'databases: a',
+    'baseline: none (one database: absolute figures, no percentages)',
+  ]);
+  assert.equal(blocks[1].header.at(-1), '');
+  assert.deepEqual(blocks[1].rows.map((row) => row.at(-1)), ['!', '', '']);
+});
+
+test('a dataset\'s unknown fields are question marks', () => {
+  const [a] = twoDatabases();
+  a.result.dataset = { id: 'x' };
+  assert.equal(block(buildReport([a]), 'summary').lines[0], 'dataset: x (? ?, ? profiles, ? relations, seed ?)');
+});
+
+test('a cell relative to the baseline: a word without a time, one decimal below 1,000%, none from it', () => {
+  const figures = (normalisedPct, extra = {}) => ({ status: 'passed', normalisedPct, significant: true, clientBound: false, ...extra });
+  assert.equal(normalisedCell(figures(999.9), false, true), '999.9%');
+  assert.equal(normalisedCell(figures(1000), false, true), '1,000%');
+  assert.equal(normalisedCell(figures(12345.6), false, true), '12,346%');
+  assert.equal(normalisedCell(figures(50, { significant: false, clientBound: true }), false, true), '50.0% ~ !');
+  assert.equal(normalisedCell(figures(50, { significant: null }), false, true), '50.0%');
+  assert.equal(normalisedCell({ status: 'not run' }, false, true), 'not run');
+});
