@@ -41,7 +41,7 @@ const SCOPES = {
   },
   'report-html': {
     mutate: ['results/report/html.js', 'results/report/blocks.js', 'results/report/format-text.js', 'results/report/format-csv.js'],
-    tests: ['test/report/blocks.test.js', 'test/report/formats.test.js', 'test/report/html-charts.test.js', 'test/report/significance.test.js', 'test/report/report.test.js', REPORT_SUITE_TESTS('test/report/crud-report.test.js'), REPORT_SUITE_TESTS('test/report/mixed-report.test.js')],
+    tests: ['test/report/blocks.test.js', 'test/report/formats.test.js', 'test/report/html-page.test.js', 'test/report/html-charts.test.js', 'test/report/significance.test.js', 'test/report/report.test.js', REPORT_SUITE_TESTS('test/report/crud-report.test.js'), REPORT_SUITE_TESTS('test/report/mixed-report.test.js')],
   },
   'report-build': {
     mutate: ['results/report/build.js', 'results/report/datasets.js', 'results/report/durability.js', 'results/report/errors.js', 'results/report/load.js', 'results/report/index.js'],
