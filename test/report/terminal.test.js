@@ -183,3 +183,48 @@ test('the import summary: the dataset, each phase\'s time and rate, the size on 
   assert.deepEqual(formatImport({ ...result, import: null, error: { message: 'disk full' } }).split('\n').slice(1), ['INCOMPLETE: disk full']);
   assert.deepEqual(formatImport({ ...result, import: null }).split('\n').slice(1), ['INCOMPLETE: the import did not finish']);
 });
+
+// The queries suite: a case per row in the suite's order, each case's sizes from small to large.
+function queriesResult() {
+  const entry = (size, documents, extra) => ({
+    supported: true, compared: true, status: 'passed', ops: 1, params: { size, documents },
+    runs: [{ run: 1, valid: true, ms: 10, rows: 7, latencyMs: { p50: 10, p99: 10 } }, { run: 2, valid: true, ms: 30, rows: 5, latencyMs: { p50: 30, p99: 30 } }],
+    summary: { minMs: 10, maxMs: 30, meanMs: 20, medianMs: 20.5, stdevMs: 14.1 }, resources: null, ...extra,
+  });
+  return {
+    suite: 'queries',
+    db: { id: 'pg', name: 'PostgreSQL', version: '17.2', kind: 'server', execution: 'parallel' },
+    dataset: { label: 'query documents, sizes 1k, 10k' },
+    config: { concurrency: 1, runs: 2 },
+    import: { collections: { '1k': { reused: true }, '10k': { reused: false, ms: 1234, documentsPerSec: 8100, indexesMs: 56 } }, diskBytes: 2 * 1024 ** 2 },
+    resources: null,
+    complete: true,
+    workloads: {
+      'collect-string 10k': entry('10k', 10000, { resources: { clientBound: true } }),
+      'collect-number 10k': entry('10k', 10000),
+      'collect-number 1k': entry('1k', 1000),
+      'subquery 1k': entry('1k', 1000, { status: 'failed', runs: [{ run: 1, valid: true, ms: 1 }, { run: 2, valid: false, reason: 'rows differ' }], summary: null }),
+      'subquery 10k': entry('10k', 10000, { status: 'unsupported', supported: false, runs: [], reason: 'no subqueries', summary: null }),
+      'collect-count-number 1k': entry('1k', 1000, { status: 'failed', runs: [{ run: 1, valid: false }], summary: null }),
+      'not a case 1k': entry('1k', 1000),
+      'collect-count-string 1k': entry('1k', 1000, { params: { documents: 1000 } }),
+    },
+  };
+}
+
+test('the queries suite\'s table: the published columns per case and size, its loads, the failures in words', () => {
+  assert.deepEqual(formatTable(queriesResult()).split('\n'), [
+    'suite queries · PostgreSQL 17.2 · query documents, sizes 1k, 10k · concurrency 1 · 2 runs',
+    'load: 1k reused; 10k 1.23 s (8,100 documents/s, indexes 0.06 s), counts verified; 2.0 MiB on disk',
+    '',
+    'test name            | collection | runs | min (s) | max (s) | avg (s) | median (s) | rows | status',
+    'collect-number       | 1k         |    2 |  0.0100 |  0.0300 |  0.0200 |     0.0205 |    5 | ok',
+    'collect-number       | 10k        |    2 |  0.0100 |  0.0300 |  0.0200 |     0.0205 |    5 | ok',
+    'collect-string       | 10k        |    2 |  0.0100 |  0.0300 |  0.0200 |     0.0205 |    5 | ok, client-bound *',
+    'collect-count-number | 1k         |    1 |         |         |         |            |      | FAILED',
+    'subquery             | 1k         |    2 |         |         |         |            |      | FAILED: rows differ',
+    'subquery             | 10k        |    0 |         |         |         |            |      | UNSUPPORTED: no subqueries',
+    '',
+    '* client-bound: in at least one run the harness used more than 85% of one core, so the limit may be the client or its driver rather than the database',
+  ]);
+});
