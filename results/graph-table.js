@@ -86,7 +86,7 @@ export function formatGraphTable(result) {
       : 'read/written: not measured (no local server process known: bench server start, or --server-pid)');
   lines.push('edges/s: edges answered (reads) or written (writes) per second; a batched write carries 500 per request');
   lines.push(`amplification: those bytes over the logical bytes of the edges answered or written (${EDGE_BYTES} bytes an edge)`);
-  const disk = figures.filter((f) => f.diskBytes !== null).map((f) => `${f.name} ${formatBytes(f.diskBytes)}`);
+  const disk = figures.filter((f) => typeof f.diskBytes === 'number').map((f) => `${f.name} ${formatBytes(f.diskBytes)}`);
   if (disk.length > 0) lines.push(`edge collection on disk after each write workload (before its undo): ${disk.join(', ')}`);
   return lines;
 }
