@@ -228,3 +228,79 @@ test('the queries suite\'s table: the published columns per case and size, its l
     '* client-bound: in at least one run the harness used more than 85% of one core, so the limit may be the client or its driver rather than the database',
   ]);
 });
+
+// The graph suite: a read measured over three runs (the median run's figures), a batched write with the collection's
+// size after it, an unsupported and a failed workload.
+function graphResult(kind) {
+  const io = (readBytes, writeBytes) => ({ readBytes, writeBytes, readChars: 0, writeChars: 0 });
+  const measured = (readBytes, writeBytes) => (kind === 'server' ? { server: { io: io(readBytes, writeBytes) } } : { client: { io: io(readBytes, writeBytes) } });
+  const run = (n, ms, extra) => ({ run: n, valid: true, ms, latencyMs: { p50: ms / 100, p99: ms / 10 }, ...extra });
+  return {
+    suite: 'graph',
+    db: { id: 'x', name: 'Neo4j', version: '5', kind, execution: 'parallel' },
+    dataset: { label: 'edge file e.tsv (6,000 edges)' },
+    config: { concurrency: 4, runs: 3 },
+    import: {
+      reused: false, edges: 6000, ms: 2500, edgesPerSec: 2400, indexesMs: 120, floor: { ms: 100, edgesPerSec: 60000 }, floorMultiple: 25,
+      resources: measured(0, kind === 'server' ? 144000 : 72000), collectionBytes: 5 * 1024 ** 2, diskBytes: 9e9,
+    },
+    resources: null,
+    complete: true,
+    workloads: {
+      neighbors: {
+        supported: true, compared: true, status: 'passed', operation: 'neighbors', ops: 1000, summary: { medianMs: 500, stdevMs: 1 },
+        runs: [run(1, 500, { edges: 30000, resources: measured(kind === 'server' ? 120000 : 36000, 0) }), run(2, 250, { edges: 30000, resources: measured(600000, 0) }), run(3, 2000, { edges: 30000 })],
+      },
+      addEdges: {
+        supported: true, compared: true, status: 'passed', operation: 'addEdges', ops: 4, summary: { medianMs: 80, stdevMs: 0 },
+        runs: [run(1, 80, { edges: 2000, diskBytes: 6 * 1024 ** 2, resources: kind === 'server' ? measured(0, 96000) : null })],
+      },
+      hardPath: { supported: false, compared: true, status: 'unsupported', operation: 'hardPath', ops: 0, runs: [], reason: 'no paths' },
+      removeEdges: { supported: true, compared: true, status: 'failed', operation: 'removeEdges', ops: 4, runs: [{ run: 1, valid: false, reason: 'count off by 1' }] },
+    },
+  };
+}
+
+const GRAPH_NOTES = [
+  'edges/s: edges answered (reads) or written (writes) per second; a batched write carries 500 per request',
+  'amplification: those bytes over the logical bytes of the edges answered or written (12 bytes an edge)',
+  'edge collection on disk after each write workload (before its undo): addEdges 6.0 MiB',
+];
+
+test('the graph suite\'s table: requests and edges per second, the bytes per request and their amplification, a failed workload\'s reason', () => {
+  assert.deepEqual(formatTable(graphResult('server')).split('\n'), [
+    'suite graph · Neo4j 5 · edge file e.tsv (6,000 edges) · concurrency 4 · 3 runs',
+    'import: 6,000 edges in 2.50 s (2,400 edges/s, indexes 0.12 s); reading and parsing the file alone (the floor) 0.10 s, 60,000 edges/s, '
+      + 'so the import took 25× the floor; the server wrote 140.6 KiB, 2.00× the edges\' logical bytes; the edge collection takes 5.0 MiB on disk',
+    '',
+    'workload     status       requests  median ms  requests/s  edges/s  p50 ms  p99 ms  read/req  written/req  read ampl.     write ampl.',
+    'neighbors    ok               1000        500       2,000   60,000    5.00   50.00     120 B          0 B       0.33×           0.00×',
+    'addEdges     ok                  4      80.00          50   25,000   0.800    8.00       0 B     23.4 KiB       0.00×           4.00×',
+    'hardPath     UNSUPPORTED                                                                                                     no paths',
+    'removeEdges  FAILED                                                                                                    count off by 1',
+    '',
+    'read/written: bytes the server\'s processes read from and wrote to storage per request; page-cache hits read 0',
+    ...GRAPH_NOTES,
+  ]);
+});
+
+test('the graph suite\'s table for an embedded database: the harness\'s own bytes, none where a run has no figures', () => {
+  const lines = formatTable(graphResult('embedded')).split('\n');
+  assert.equal(lines[1], 'import: 6,000 edges in 2.50 s (2,400 edges/s, indexes 0.12 s); reading and parsing the file alone (the floor) 0.10 s, 60,000 edges/s, '
+    + 'so the import took 25× the floor; the harness process (the database inside) wrote 70.3 KiB, 1.00× the edges\' logical bytes; the edge collection takes 5.0 MiB on disk');
+  assert.equal(lines[4], 'neighbors    ok               1000        500       2,000   60,000    5.00   50.00      36 B          0 B       0.10×           0.00×');
+  assert.equal(lines[5], 'addEdges     ok                  4      80.00          50   25,000   0.800    8.00');
+  assert.deepEqual(lines.slice(9), ['read/written: bytes the harness process (Neo4j runs inside it) read from and wrote to storage per request; page-cache hits read 0', ...GRAPH_NOTES]);
+  // A server the harness does not know the process of: nothing measured.
+  const unknown = graphResult('server');
+  for (const entry of [unknown.workloads.neighbors, unknown.workloads.addEdges]) for (const run of entry.runs) delete run.resources;
+  assert.equal(formatTable(unknown).split('\n')[9], 'read/written: not measured (no local server process known: bench server start, or --server-pid)');
+});
+
+test('the graph suite\'s import line: reused, or loaded without a floor or bytes measured', () => {
+  const reused = { ...graphResult('server'), import: { reused: true, edges: 6000, collectionBytes: 1024 } };
+  assert.equal(formatTable(reused).split('\n')[1], 'import: reused the edge collection loaded before (6,000 edges); the edge collection takes 1.0 KiB on disk');
+  // Without the collection's own size, the namespace's size on disk stands for it.
+  const plain = { ...graphResult('server'), import: { reused: false, edges: 6000, ms: 2500, edgesPerSec: 2400, indexesMs: 120, diskBytes: 2 * 1024 ** 2, diskScope: 'namespace' } };
+  assert.equal(formatTable(plain).split('\n')[1], 'import: 6,000 edges in 2.50 s (2,400 edges/s, indexes 0.12 s); 2.0 MiB on disk');
+});
