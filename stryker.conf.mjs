@@ -36,7 +36,7 @@ const SCOPES = {
   'report-mixed': { mutate: ['results/report/suites/mixed.js'], tests: [REPORT_SUITE_TESTS('test/report/mixed-report.test.js')] },
   'report-graph': { mutate: ['results/report/suites/graph.js', 'results/graph-table.js'], tests: ['test/report/terminal.test.js', REPORT_SUITE_TESTS('test/report/graph-report.test.js')] },
   'report-queries': {
-    mutate: ['results/report/suites/queries.js', 'results/report/suites/index.js', 'results/queries-table.js', 'results/compare-html.js'],
+    mutate: ['results/report/suites/queries.js', 'results/report/suites/index.js', 'results/queries-table.js'],
     tests: ['test/report/terminal.test.js', 'test/report/suites.test.js', REPORT_SUITE_TESTS('test/report/queries-report.test.js')],
   },
   'report-html': {
@@ -49,7 +49,7 @@ const SCOPES = {
       "--test-name-pattern='^(?!<root>$|bench report)' test/report/datasets.test.js", "--test-name-pattern='^(?!<root>$|bench report)' test/crash-report.test.js"],
   },
   'report-files': {
-    mutate: ['results/compare-format.js', 'results/format.js', 'results/import-summary.js', 'results/table.js', 'results/write.js', 'results/merge.js'],
+    mutate: ['results/compare-format.js', 'results/compare-html.js', 'results/format.js', 'results/import-summary.js', 'results/table.js', 'results/write.js', 'results/merge.js'],
     tests: ['test/report/terminal.test.js', 'test/report/compare-format.test.js', 'test/write.test.js', 'test/cli-errors.test.js', 'test/resources/client.test.js',
       "--test-name-pattern='import (summary|line)' test/import.test.js", "--test-name-pattern='^merging the shards' test/merge.test.js"],
   },

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { COMPARE_FORMATS } from '../../results/compare-format.js';
+import { formatCompareHtml, speedupChart } from '../../results/compare-html.js';
 import { formatBytes, formatCount, formatMs } from '../../results/format.js';
 
 const side = (label, status, medianMs) => ({ label, status, medianMs, runs: 3, reason: null });
@@ -113,4 +114,64 @@ test('a slowdown is signed with a plus and a gain with a minus, also when they r
   const lines = COMPARE_FORMATS.table(c).split('\n').slice(6, 8);
   assert.match(lines[0], / \+0\.0% {2}faster$/);
   assert.match(lines[1], / -0\.0% {2}not significant$/);
+});
+
+test('the speedup chart: a log axis centred on 1× over the speedups and intervals shown, a bar and whisker per workload', () => {
+  const chart = speedupChart({ workloads: [
+    { name: 'read<1>', speedup: 2, ci: { low: 1.5, high: 2.5 }, verdict: 'faster' },
+    { name: 'write', speedup: 0.8, ci: null, verdict: 'not significant' },
+    { name: 'gone', speedup: null, ci: null, verdict: null },
+  ] });
+  // Axis ±0.4 decades (2.5 rounded up to a tenth of a decade); x(v) = 260 + (log10(v) + 0.4) / 0.8 × 520.
+  assert.deepEqual(chart.replace(/></g, '>\n<').split('\n'), [
+    '<svg xmlns="http://www.w3.org/2000/svg" width="860" height="124" role="img" aria-label="speedup of b over a per workload">',
+    '<line x1="324.33050281841224" y1="34" x2="324.33050281841224" y2="84" stroke="#ddd"/>',
+    '<text x="324.33050281841224" y="30" font-size="11" text-anchor="middle">1/2×</text>',
+    '<line x1="520" y1="34" x2="520" y2="84" stroke="#ddd"/>',
+    '<text x="520" y="30" font-size="11" text-anchor="middle">1×</text>',
+    '<line x1="715.6694971815878" y1="34" x2="715.6694971815878" y2="84" stroke="#ddd"/>',
+    '<text x="715.6694971815878" y="30" font-size="11" text-anchor="middle">2×</text>',
+    '<line x1="520" y1="34" x2="520" y2="84" stroke="#000"/>',
+    '<g>',
+    '<title>read&lt;1&gt;: 2× (95% CI 1.5 – 2.5) faster</title>',
+    '<text x="252" y="55" font-size="12" text-anchor="end">read&lt;1&gt;</text>',
+    '<rect x="520" y="44" width="195.66949718158776" height="14" fill="#2e7d32"/>',
+    '<line x1="634.4593183861928" y1="51" x2="778.6610056368245" y2="51" stroke="#000"/>',
+    '<text x="788" y="55" font-size="11">2.00×</text>',
+    '</g>',
+    '<g>',
+    '<title>write: 0.8×  not significant</title>',
+    '<text x="252" y="77" font-size="12" text-anchor="end">write</text>',
+    '<rect x="457.00849154476333" y="66" width="62.99150845523667" height="14" fill="#9e9e9e"/>',
+    '<text x="788" y="77" font-size="11">0.80×</text>',
+    '</g>',
+    '<text x="520" y="108" font-size="12" text-anchor="middle">speedup of b over a (log scale; right of 1×: b is faster; whisker: 95% interval)</text>',
+    '</svg>',
+  ]);
+});
+
+test('the speedup chart: at least 0.5× to 2×, a whisker cut at the axis, a tick per power of two, an unknown verdict grey', () => {
+  const narrow = speedupChart({ workloads: [{ name: 'x', speedup: 1.1, ci: null, verdict: null }] });
+  assert.deepEqual([...narrow.matchAll(/>([^<]*×)<\/text>/g)].map((match) => match[1]), ['1/2×', '1×', '2×', '1.10×']);
+  assert.match(narrow, /fill="#9e9e9e"/);
+  const wide = speedupChart({ workloads: [{ name: 'x', speedup: 5, ci: { low: 0.01, high: 100 }, verdict: 'slower' }] });
+  assert.deepEqual([...wide.matchAll(/text-anchor="middle">([^<]*)<\/text>/g)].map((match) => match[1]).slice(0, -1),
+    ['1/64×', '1/32×', '1/16×', '1/8×', '1/4×', '1/2×', '1×', '2×', '4×', '8×', '16×', '32×', '64×']);
+  assert.ok(wide.includes('<line x1="260" y1="51" x2="780" y2="51" stroke="#000"/>'), 'the whisker from the axis\'s left end to its right end');
+  assert.ok(wide.includes('<rect x="520" y="44" width="90.8661005636825" height="14" fill="#c62828"/>'));
+  assert.equal(speedupChart({ workloads: [{ name: 'x', speedup: null }] }), '<p>No workload passed on both sides: nothing to chart.</p>');
+  // A speedup too small to see is still a bar a pixel wide.
+  assert.match(speedupChart({ workloads: [{ name: 'x', speedup: 1, ci: null, verdict: 'not significant' }] }), /<rect x="520" y="44" width="1" height="14"/);
+});
+
+test('bench compare\'s page: the sides in its title, the legend, the chart, and the table as text, escaped', () => {
+  const c = comparison();
+  c.a.label = 'before<';
+  c.b.label = 'after&';
+  const page = formatCompareHtml(c);
+  assert.ok(page.startsWith('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>db-shootout comparison: before&lt; against after&amp;</title>\n'));
+  assert.ok(page.includes('<body><h1>db-shootout comparison: before&lt; against after&amp;</h1>\n'));
+  assert.ok(page.includes('<h2>Speedup per workload</h2><p><span style="color:#2e7d32">■</span> faster &nbsp; <span style="color:#c62828">■</span> slower &nbsp; <span style="color:#9e9e9e">■</span> not significant</p>\n<svg '));
+  assert.ok(page.includes(`<h2>Figures</h2><pre>${COMPARE_FORMATS.table(c).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')}</pre>\n</body></html>\n`));
+  assert.ok(page.includes('a = before&lt;: sqlite 3.45'));
 });
