@@ -37,7 +37,7 @@ const SCOPES = {
   'report-graph': { mutate: ['results/report/suites/graph.js', 'results/graph-table.js'], tests: ['test/report/terminal.test.js', REPORT_SUITE_TESTS('test/report/graph-report.test.js')] },
   'report-queries': {
     mutate: ['results/report/suites/queries.js', 'results/report/suites/index.js', 'results/queries-table.js'],
-    tests: ['test/report/terminal.test.js', 'test/report/suites.test.js', REPORT_SUITE_TESTS('test/report/queries-report.test.js')],
+    tests: ['test/report/queries-model.test.js', 'test/report/terminal.test.js', 'test/report/suites.test.js', REPORT_SUITE_TESTS('test/report/queries-report.test.js')],
   },
   'report-html': {
     mutate: ['results/report/html.js', 'results/report/blocks.js', 'results/report/format-text.js', 'results/report/format-csv.js'],
