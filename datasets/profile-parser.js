@@ -36,6 +36,55 @@ function newDocument(key) {
   return doc;
 }
 
+// What the parser makes of a line's fields: a document (DocumentBuilder), or the JSON text that JSON.stringify
+// gives for that document (JsonBuilder: the same keys in the same order, integers as numbers), built as the line
+// is read, without the document.
+class DocumentBuilder {
+  start(key) {
+    this.doc = newDocument(key);
+  }
+
+  text(column, value) {
+    this.doc[column] = value;
+  }
+
+  integer(column, value) {
+    this.doc[column] = Number(value);
+  }
+
+  finish() {
+    return this.doc;
+  }
+}
+
+// `,"column":` for each column.
+const JSON_NAMES = Object.fromEntries(PROFILE_COLUMNS.map((column) => [column, `,${JSON.stringify(column)}:`]));
+
+// A string JSON.stringify would write between quotes as it is: no quote, backslash or control character.
+const JSON_PLAIN = /^[^"\\\u0000-\u001f]*$/;
+// An integer JSON.stringify(Number(value)) would write as it is: no sign to drop, no leading zero, exact as a double.
+const JSON_PLAIN_INTEGER = /^(?:0|-?[1-9]\d{0,14})$/;
+
+class JsonBuilder {
+  start(key) {
+    this.key = key;
+    this.parts = ['{"_key":', JSON_PLAIN.test(key) ? `"${key}"` : JSON.stringify(key)];
+  }
+
+  text(column, value) {
+    this.parts.push(JSON_NAMES[column], JSON_PLAIN.test(value) ? `"${value}"` : JSON.stringify(value));
+  }
+
+  integer(column, value) {
+    this.parts.push(JSON_NAMES[column], JSON_PLAIN_INTEGER.test(value) ? value : JSON.stringify(Number(value)));
+  }
+
+  finish() {
+    this.parts.push('}');
+    return this.parts.join('');
+  }
+}
+
 // The problem with a line's fields, as the column check and rowToDocument state it; null when they accept it.
 export function profileProblem(fields) {
   if (fields.length === PROFILE_FIELDS && fields[PROFILE_FIELDS - 1] === '') {
@@ -68,8 +117,12 @@ function userId(text, start, tab) {
 }
 
 export class ProfileParser {
-  constructor(file, { skipBad = false, stats = createReadStats() } = {}) {
+  // `json`: each line as its key (in `keys`) and its document's JSON text (in `docs`), not as a document.
+  constructor(file, { skipBad = false, stats = createReadStats(), json = false } = {}) {
     this.context = { file, skipBad, stats };
+    this.builder = json ? new JsonBuilder() : new DocumentBuilder();
+    // With `json`, the key of each entry of `docs`.
+    this.keys = json ? [] : null;
     this.stats = stats;
     this.line = 0;
     // The bytes of a line that the next chunk completes.
@@ -99,7 +152,7 @@ export class ProfileParser {
       const valid = isUtf8(bytes.subarray(start, last));
       while (start <= last) {
         const newline = bytes.indexOf(NEWLINE, start);
-        if (valid) this.parse(bytes.toString('utf8', start, newline));
+        if (valid) this.validLine(bytes, start, newline);
         else this.lineBytes(bytes.subarray(start, newline));
         start = newline + 1;
       }
@@ -111,6 +164,11 @@ export class ProfileParser {
   end() {
     if (this.rest !== null) this.lineBytes(this.rest);
     this.rest = null;
+  }
+
+  // The line bytes[start, end), known to be valid UTF-8.
+  validLine(bytes, start, end) {
+    this.parse(bytes.toString('utf8', start, end));
   }
 
   // Decoding replaces each invalid UTF-8 sequence with U+FFFD; the line is counted as repaired.
@@ -125,7 +183,8 @@ export class ProfileParser {
     let tab = text.indexOf(TAB);
     const id = tab === -1 ? 0 : userId(text, 0, tab);
     if (id === 0) return this.malformed(text);
-    const doc = newDocument(`P${text.slice(0, tab)}`);
+    const { builder } = this;
+    builder.start(`P${text.slice(0, tab)}`);
     let start = tab + 1;
     for (let i = 1; i < PROFILE_COLUMNS.length; i += 1) {
       tab = text.indexOf(TAB, start);
@@ -134,9 +193,9 @@ export class ProfileParser {
         const value = text.slice(start, tab);
         if (IS_INTEGER[i]) {
           if (!INTEGER.test(value)) return this.malformed(text);
-          doc[PROFILE_COLUMNS[i]] = Number(value);
+          builder.integer(PROFILE_COLUMNS[i], value);
         } else {
-          doc[PROFILE_COLUMNS[i]] = value;
+          builder.text(PROFILE_COLUMNS[i], value);
         }
       }
       start = tab + 1;
@@ -144,7 +203,13 @@ export class ProfileParser {
     if (start !== end) return this.malformed(text);
     if (this.wasSeen(id)) return this.bad(`user_id ${id} appears on an earlier line too`);
     this.stats.rows += 1;
-    this.docs.push(doc);
+    this.accept(builder);
+  }
+
+  // A line read whole and accepted.
+  accept(builder) {
+    this.docs.push(builder.finish());
+    this.keys?.push(builder.key);
   }
 
   malformed(text) {

@@ -48,6 +48,30 @@ export async function* readProfiles(file, { batchSize = 1000, skipBad = false, s
   if (batch.length > 0) yield batch;
 }
 
+// The profiles as batches { keys, json }: each profile's key, and the JSON text JSON.stringify gives for its
+// document (ProfileParser's `json`), made without the documents.
+export async function* readProfileJson(file, { batchSize = 1000, skipBad = false, stats = createReadStats(), hash = null } = {}) {
+  const parser = new ProfileParser(file, { skipBad, stats, json: true });
+  const take = () => {
+    const { keys, docs } = parser;
+    parser.keys = [];
+    parser.docs = [];
+    return { keys, docs };
+  };
+  let batch = { keys: [], json: [] };
+  for await (const { keys, docs } of parsedChunks(file, parser, take, hash)) {
+    for (let i = 0; i < docs.length; i += 1) {
+      batch.keys.push(keys[i]);
+      batch.json.push(docs[i]);
+      if (batch.json.length >= batchSize) {
+        yield batch;
+        batch = { keys: [], json: [] };
+      }
+    }
+  }
+  if (batch.json.length > 0) yield batch;
+}
+
 export async function loadProfiles(file, ids = null, options = {}) {
   const profiles = new Map();
   for await (const batch of readProfiles(file, options)) {
@@ -76,6 +100,44 @@ export async function* readRelations(file, { batchSize = 10000, ...options } = {
     }
   }
   if (batch.length > 0) yield batch;
+}
+
+// The relations as batches of lines { bytes, count }, `P<from>\tP<to>\n` (the key of each end), one batch per chunk
+// read: the text PostgreSQL's COPY and MySQL's LOAD DATA take, made without a string per key.
+export async function* readRelationLines(file, options = {}) {
+  let out = new Uint8Array(0);
+  for await (const { from, to, count } of relationChunks(file, options)) {
+    if (count === 0) continue;
+    // "P", ten digits at most, a tab or a newline, for each end.
+    if (out.length < count * 24) out = new Uint8Array(count * 24);
+    let at = 0;
+    for (let i = 0; i < count; i += 1) {
+      out[at++] = KEY_PREFIX;
+      at = writeDigits(out, at, from[i]);
+      out[at++] = TAB_BYTE;
+      out[at++] = KEY_PREFIX;
+      at = writeDigits(out, at, to[i]);
+      out[at++] = NEWLINE_BYTE;
+    }
+    yield { bytes: out.slice(0, at), count };
+  }
+}
+
+const KEY_PREFIX = 0x50; // P
+const TAB_BYTE = 0x09;
+const NEWLINE_BYTE = 0x0a;
+const DIGIT_0 = 0x30;
+
+// The decimal digits of a positive integer, written at `at`; returns where they end.
+function writeDigits(out, at, value) {
+  let digits = 1;
+  for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) digits += 1;
+  let rest = value;
+  for (let i = at + digits - 1; i >= at; i -= 1) {
+    out[i] = DIGIT_0 + (rest % 10);
+    rest = Math.floor(rest / 10);
+  }
+  return at + digits;
 }
 
 export async function loadRelationIds(file, options = {}) {

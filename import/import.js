@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { BenchError, ErrorCodes } from '../core/errors.js';
-import { readProfileRows } from '../datasets/profile-rows.js';
+import { readImportRows } from '../datasets/import-rows.js';
 import { createReadStats, readProfiles, readRelations } from '../datasets/read.js';
 
 export const PROFILE_BATCH = 1000;
@@ -101,15 +101,18 @@ function hashed(reader) {
   };
 }
 
-// How the profiles reach `store`: as documents (importProfiles), or, for an adapter that declares
-// profileRows(), as the rows its format makes on the reader's thread (importProfileRows), which leaves this
-// thread free to send them.
-function profileReader(store) {
-  const format = store.profileRows?.() ?? null;
-  if (format === null) return { read: hashed(readProfiles), store: (docs) => store.importProfiles(docs) };
+// How a file reaches `store`: as documents or relations (importProfiles, importRelations), or, for an adapter
+// that declares profileRows() or relationRows(), as the rows its format makes on the reader's thread
+// (importProfileRows, importRelationRows), which leaves this thread free to send them.
+function fileReader(store, role) {
+  const [declared, rows, plain, reader] = role === 'profiles'
+    ? ['profileRows', 'importProfileRows', 'importProfiles', readProfiles]
+    : ['relationRows', 'importRelationRows', 'importRelations', readRelations];
+  const format = store[declared]?.() ?? null;
+  if (format === null) return { read: hashed(reader), store: (batch) => store[plain](batch) };
   return {
-    read: (file, options) => readProfileRows(file, { ...options, format }),
-    store: (batch) => store.importProfileRows(batch.rows, batch.count),
+    read: (file, options) => readImportRows(file, { ...options, role, format }),
+    store: (batch) => store[rows](batch.rows, batch.count),
   };
 }
 
@@ -203,7 +206,7 @@ async function importFiles({ adapter, description, dataset, progress, importer }
   // The dataset's own reading rules (skipBad for the real Pokec files), and what reading met on the way.
   const read = { profiles: createReadStats(), relations: createReadStats() };
   const sha256 = {};
-  const profiles = profileReader(store);
+  const profiles = fileReader(store, 'profiles');
   sha256.profiles = await importFile({
     dataset, role: 'profiles', read: profiles.read, batchSize: PROFILE_BATCH, stats: read.profiles,
     store: profiles.store,
@@ -213,9 +216,10 @@ async function importFiles({ adapter, description, dataset, progress, importer }
     await untilDone(progress, `${description.name}: finishing the profiles`, () => adapter.flushProfiles());
   }
   const profilesDone = performance.now();
+  const relations = fileReader(store, 'relations');
   sha256.relations = await importFile({
-    dataset, role: 'relations', read: hashed(readRelations), batchSize: RELATION_BATCH, stats: read.relations,
-    store: (batch) => store.importRelations(batch),
+    dataset, role: 'relations', read: relations.read, batchSize: RELATION_BATCH, stats: read.relations,
+    store: relations.store,
     bar: progress?.bar(`${importer ? 'write relations for' : 'import relations into'} ${description.name}`, dataset.relations),
   });
   if (!importer && adapter.flushRelations) {

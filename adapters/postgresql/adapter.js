@@ -7,7 +7,7 @@ import { BenchError, ErrorCodes } from '../../core/errors.js';
 import { BulkLoad, IMPORT_STREAMS, split } from '../bulk-load.js';
 import { REPORTED_SETTINGS, openPool } from './connection.js';
 import { openPostgresDriver } from './postgres-driver.js';
-import { CopyStream, copyLine } from './copy.js';
+import { COPY_MODULE, CopyStream, copyLine } from './copy.js';
 import { deleteDocument, getDocument, insertDocument, updateDocument } from './crud.js';
 import { graphOperations } from './graph.js';
 import {
@@ -262,14 +262,23 @@ export class PostgresAdapter {
     await this.#bulkWrite(this.#names.profiles, columnList(this.#model), docs, (doc) => copyLine(this.#model.rowValues(doc)));
   }
 
-  // The profiles' COPY text made on the dataset reader's thread (the model's profileCopyTexts), one part per
-  // stream, so that this thread only sends it.
+  // The profiles' COPY text made on the dataset reader's thread (the model's profileRows), one part per stream,
+  // so that this thread only sends it.
   profileRows() {
-    return { module: this.#model.rowsModule, name: 'profileCopyTexts', options: { parts: this.#bulk.streams } };
+    return { ...this.#model.profileRows, options: { parts: this.#bulk.streams } };
   }
 
   async importProfileRows(texts) {
     await this.#bulk.write(this.#names.profiles, texts, () => this.#openCopy(this.#names.profiles, columnList(this.#model)));
+  }
+
+  // The relations' COPY text, relation lines made on the dataset reader's thread.
+  relationRows() {
+    return { module: COPY_MODULE, name: 'copyParts', input: 'lines', options: { parts: this.#bulk.streams } };
+  }
+
+  async importRelationRows(texts) {
+    await this.#bulk.write(this.#names.relations, texts, () => this.#openCopy(this.#names.relations, '_from, _to'));
   }
 
   async flushProfiles() {

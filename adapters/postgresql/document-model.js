@@ -2,11 +2,13 @@
 // is stored whole, `_key` included, so a read hands the parsed jsonb back unchanged: jsonb keeps strings as
 // strings and numbers as numbers, and an absent field stays absent.
 import { SCHEMA_SUFFIXES } from './schema.js';
-import { copyTexts } from './copy.js';
+import { COPY_MODULE, copyTexts } from './copy.js';
 
 export const documentModel = {
-  // The module of profileCopyTexts below, which the dataset reader's thread runs (../postgresql/adapter.js).
-  rowsModule: import.meta.url,
+  // How the dataset reader's thread makes the profiles' COPY text (adapter.js, profileRows): profile lines
+  // (../../datasets/profile-lines.js), `<key>\t<JSON>\n` with the backslashes doubled, are already this model's
+  // rows, and only need cutting into one part per stream.
+  profileRows: { module: COPY_MODULE, name: 'copyParts', input: 'lines' },
   schemaSuffix: SCHEMA_SUFFIXES.document,
   // The columns after `_key`, for profiles and temporary collections alike.
   columnsSql: 'doc jsonb NOT NULL',
@@ -26,3 +28,4 @@ export const documentModel = {
 export function profileCopyTexts(docs, { parts }) {
   return copyTexts(docs, parts, documentModel.rowValues);
 }
+

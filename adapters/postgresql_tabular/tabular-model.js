@@ -23,8 +23,9 @@ const COLUMNS_SQL = FIELDS.slice(1)
   .join(', ');
 
 export const tabularModel = {
-  // The module of profileCopyTexts below, which the dataset reader's thread runs (../postgresql/adapter.js).
-  rowsModule: import.meta.url,
+  // How the dataset reader's thread makes the profiles' COPY text (../postgresql/adapter.js, profileRows): this
+  // module's profileCopyTexts, from the documents.
+  profileRows: { module: import.meta.url, name: 'profileCopyTexts', input: 'docs' },
   schemaSuffix: SCHEMA_SUFFIXES.tabular,
   // The columns after `_key`.
   columnsSql: COLUMNS_SQL,

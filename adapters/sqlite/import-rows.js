@@ -1,4 +1,4 @@
-// The profiles' rows of the bulk import, made on the dataset reader's thread (../../datasets/profile-rows.js)
+// The profiles' rows of the bulk import, made on the dataset reader's thread (../../datasets/import-rows.js)
 // rather than on the thread that inserts them: each profile's key and its document as JSON text, one after the
 // other, as the adapter's importProfiles stores them.
 export function profileValues(docs) {

@@ -1,20 +1,23 @@
-// The profile file as an adapter's rows, made on a thread of its own (profile-rows-worker.js): reading, parsing and
-// formatting run beside whatever the main thread does with the batch before, where readProfiles would run
-// them in turn with it. `format` is { module, name, options }: the module's export `name(docs, options)` makes
-// a batch's rows from the documents readProfiles gives (an adapter's `profileRows`, adapters/README.md).
+// A dataset file (`role`: profiles or relations) as an adapter's rows, made on a thread of its own
+// (import-rows-worker.js): reading, parsing and formatting run beside whatever the main thread does with the batch
+// before, where readProfiles or readRelations would run them in turn with it. `format` is { module, name, input,
+// options }: the module's export `name(input, options)` makes a batch's rows from the documents readProfiles gives,
+// or from lines (an adapter's `profileRows` and `relationRows`, adapters/README.md).
 //
-// Yields { rows, count } for every batch of `batchSize` documents (the last may be smaller). Once the file has
+// Yields { rows, count } for every batch: `batchSize` documents (the last may be smaller), or the lines of a chunk
+// read. Once the file has
 // been read to its end, `stats` holds what reading met (createReadStats) and `digest.sha256` the file's sha256
-// as stored. A malformed line is the same error readProfiles raises; a reader stopped early ends the thread.
+// as stored. A malformed line is the same error the reader on this thread raises; a reader stopped early ends the
+// thread.
 import { Worker } from 'node:worker_threads';
 import { BenchError, ErrorCodes } from '../core/errors.js';
 
 // Batches the worker may have ready before the main thread asks for them.
 const AHEAD = 2;
 
-export async function* readProfileRows(file, { batchSize = 1000, skipBad = false, stats = null, digest = null, format }) {
-  const worker = new Worker(new URL('./profile-rows-worker.js', import.meta.url), {
-    workerData: { file, batchSize, skipBad, hash: digest !== null, format },
+export async function* readImportRows(file, { role = 'profiles', batchSize = 1000, skipBad = false, stats = null, digest = null, format }) {
+  const worker = new Worker(new URL('./import-rows-worker.js', import.meta.url), {
+    workerData: { file, role, batchSize, skipBad, hash: digest !== null, format },
   });
   const inbox = [];
   let wake = null;

@@ -1,15 +1,18 @@
-// A profile file read, parsed and turned into an adapter's rows on a thread of its own (profile-rows.js), so
-// that the main thread only hands the rows to the database. `format` names a module and one of its exports,
-// `rows(docs, options)`, which makes the rows of a batch of documents (strings, arrays of strings, bytes: anything
-// a message can carry). Byte arrays that own their whole buffer are transferred, not copied.
+// A dataset file read, parsed and turned into an adapter's rows on a thread of its own (import-rows.js), so that
+// the main thread only hands the rows to the database. `format` names a module and one of its exports,
+// `rows(input, options)`, which makes the rows of a batch (strings, arrays of strings, bytes: anything a message
+// can carry). The input is, for the profiles, the batch's documents, or, when `format.input` is 'lines', the
+// batch as profile lines { bytes, count } (profile-lines.js); for the relations always lines { bytes, count }
+// (read.js, readRelationLines).
 // Messages out: { batch: { rows, count } }, then { done: { sha256, stats } }, or { error: { message, code, bench } }.
 // Messages in: { next: true }, one per batch the main thread wants (it asks for a few ahead).
 import { createHash } from 'node:crypto';
 import { parentPort, workerData } from 'node:worker_threads';
-import { readProfiles } from './read.js';
+import { readProfileLines } from './profile-lines.js';
+import { readProfiles, readRelationLines } from './read.js';
 import { createReadStats } from './read-source.js';
 
-const { file, batchSize, skipBad, hash: hashing, format } = workerData;
+const { file, role, batchSize, skipBad, hash: hashing, format } = workerData;
 const hash = hashing ? createHash('sha256') : null;
 const stats = createReadStats();
 
@@ -40,13 +43,20 @@ function transferable(rows) {
   return buffers;
 }
 
+function batches() {
+  const options = { skipBad, stats, hash };
+  if (role === 'relations') return readRelationLines(file, options);
+  if (format.input === 'lines') return readProfileLines(file, options);
+  return readProfiles(file, { ...options, batchSize });
+}
+
 try {
   const toRows = (await import(format.module))[format.name];
   if (typeof toRows !== 'function') throw new Error(`${format.module} has no function ${format.name}`);
-  for await (const docs of readProfiles(file, { batchSize, skipBad, stats, hash })) {
-    const rows = toRows(docs, format.options);
+  for await (const batch of batches()) {
+    const rows = toRows(batch, format.options);
     await permission();
-    parentPort.postMessage({ batch: { rows, count: docs.length } }, transferable(rows));
+    parentPort.postMessage({ batch: { rows, count: batch.count ?? batch.length } }, transferable(rows));
   }
   parentPort.postMessage({ done: { sha256: hash ? hash.digest('hex') : null, stats } });
 } catch (error) {

@@ -1,4 +1,4 @@
-// readProfileRows: the profile file read, parsed and formatted on a thread of its own gives the rows the format
+// readImportRows: the profile file read, parsed and formatted on a thread of its own gives the rows the format
 // makes of readProfiles' batches, the same statistics and the file's sha256; a malformed line is the error
 // readProfiles raises; a caller that stops early ends the thread.
 import assert from 'node:assert/strict';
@@ -12,13 +12,13 @@ import { documentModel, profileCopyTexts } from '../../adapters/postgresql/docum
 import { profileValues } from '../../adapters/sqlite/import-rows.js';
 import { BenchError, ErrorCodes } from '../../core/errors.js';
 import { PROFILE_COLUMNS } from '../../datasets/columns.js';
-import { readProfileRows } from '../../datasets/profile-rows.js';
+import { readImportRows } from '../../datasets/import-rows.js';
 import { createReadStats, readProfiles } from '../../datasets/read.js';
 
 const SQLITE_ROWS = { module: new URL('../../adapters/sqlite/import-rows.js', import.meta.url).href, name: 'profileValues', options: null };
 
 async function fixture(t, content) {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'db-shootout-profile-rows-'));
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'db-shootout-import-rows-'));
   t.after(() => rm(dir, { recursive: true, force: true }));
   const file = path.join(dir, 'profiles.txt');
   await writeFile(file, content);
@@ -56,7 +56,7 @@ test('rows are the format applied to readProfiles\' batches, with its statistics
 
   const stats = createReadStats();
   const digest = {};
-  const batches = await collect(readProfileRows(file, { batchSize: 1000, stats, digest, format: SQLITE_ROWS }));
+  const batches = await collect(readImportRows(file, { batchSize: 1000, stats, digest, format: SQLITE_ROWS }));
   assert.deepEqual(batches.map((batch) => batch.count), [1000, 1000, 500]);
   assert.deepEqual(batches.map((batch) => batch.rows), expected);
   assert.equal(stats.rows, 2500);
@@ -66,8 +66,8 @@ test('rows are the format applied to readProfiles\' batches, with its statistics
 test('byte arrays arrive whole: PostgreSQL\'s COPY text of each stream, in the order of the documents', async (t) => {
   const file = await fixture(t, profiles(301));
   const docs = (await collect(readProfiles(file, { batchSize: 301 })))[0];
-  const format = { module: documentModel.rowsModule, name: 'profileCopyTexts', options: { parts: 2 } };
-  const [batch] = await collect(readProfileRows(file, { batchSize: 301, format }));
+  const format = { module: new URL('../../adapters/postgresql/document-model.js', import.meta.url).href, name: 'profileCopyTexts', options: { parts: 2 } };
+  const [batch] = await collect(readImportRows(file, { batchSize: 301, format }));
   assert.equal(batch.count, 301);
   const decoded = batch.rows.map((bytes) => new TextDecoder().decode(bytes));
   assert.deepEqual(decoded, [docs.slice(0, 151), docs.slice(151)].map((part) => part.map((doc) => copyLine(documentModel.rowValues(doc))).join('')));
@@ -83,11 +83,11 @@ test('a malformed line is readProfiles\' error; with skipBad it is counted and s
     expected = error;
   }
   assert.ok(expected instanceof BenchError);
-  await assert.rejects(collect(readProfileRows(file, { format: SQLITE_ROWS })),
+  await assert.rejects(collect(readImportRows(file, { format: SQLITE_ROWS })),
     (error) => error instanceof BenchError && error.code === ErrorCodes.DATASET && error.message === expected.message);
 
   const stats = createReadStats();
-  const batches = await collect(readProfileRows(file, { skipBad: true, stats, format: SQLITE_ROWS }));
+  const batches = await collect(readImportRows(file, { skipBad: true, stats, format: SQLITE_ROWS }));
   assert.equal(batches.reduce((sum, batch) => sum + batch.count, 0), 3);
   assert.equal(stats.rows, 3);
   assert.equal(stats.skippedLines, 1);
@@ -97,12 +97,12 @@ test('a malformed line is readProfiles\' error; with skipBad it is counted and s
 test('a caller that stops early ends the thread; a format the module does not export is an error', async (t) => {
   const file = await fixture(t, profiles(5000));
   const counts = [];
-  for await (const batch of readProfileRows(file, { batchSize: 100, format: SQLITE_ROWS })) {
+  for await (const batch of readImportRows(file, { batchSize: 100, format: SQLITE_ROWS })) {
     counts.push(batch.count);
     if (counts.length === 2) break;
   }
   assert.deepEqual(counts, [100, 100]);
 
-  await assert.rejects(collect(readProfileRows(file, { format: { ...SQLITE_ROWS, name: 'noSuchRows' } })),
+  await assert.rejects(collect(readImportRows(file, { format: { ...SQLITE_ROWS, name: 'noSuchRows' } })),
     (error) => error instanceof BenchError && error.code === ErrorCodes.DATASET && /has no function noSuchRows/.test(error.message));
 });

@@ -1,0 +1,147 @@
+// Profile and relation lines (datasets/profile-lines.js, read.js readRelationLines): each line is exactly the COPY
+// line PostgreSQL's document model writes for the document readProfiles makes, `copyLine([key,
+// JSON.stringify(doc)])`, whatever the line holds; anything the fast path does not take goes through the
+// parser's own path with the same errors and statistics; relation lines are `P<from>\tP<to>\n` for every pair
+// readRelations gives.
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { copyLine, splitLines } from '../../adapters/postgresql/copy.js';
+import { PROFILE_COLUMNS } from '../../datasets/columns.js';
+import { readProfileLines } from '../../datasets/profile-lines.js';
+import { createReadStats, readProfiles, readRelationLines, readRelations } from '../../datasets/read.js';
+
+async function fixture(t, content) {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'db-shootout-lines-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const file = path.join(dir, 'data.txt');
+  await writeFile(file, content);
+  return file;
+}
+
+function profileLine(id, values = {}) {
+  const fields = PROFILE_COLUMNS.map((column) => values[column] ?? 'null');
+  fields[0] = String(id);
+  return `${fields.join('\t')}\t\n`;
+}
+
+async function collect(reader) {
+  const all = [];
+  for await (const batch of reader) all.push(batch);
+  return all;
+}
+
+// What the lines must be: the document model's COPY line of each document readProfiles makes.
+async function expectedLines(file, options = {}) {
+  let text = '';
+  for (const batch of await collect(readProfiles(file, options))) {
+    for (const doc of batch) text += copyLine([doc._key, JSON.stringify(doc)]);
+  }
+  return text;
+}
+
+async function linesOf(file, options = {}) {
+  const batches = await collect(readProfileLines(file, options));
+  return { text: Buffer.concat(batches.map(({ bytes }) => bytes)).toString('utf8'), count: batches.reduce((sum, { count }) => sum + count, 0) };
+}
+
+// Values that need every kind of escape or fall outside the fast path: quotes, backslashes, each control
+// character JSON escapes short or as \u00XX, a carriage return, non-ASCII text, DEL, a field reading "nul" or
+// "nulls", and integers with a sign, leading zeros, "-0", 15 and 16 digits.
+const AWKWARD = [
+  { region: 'say "hi"', hobbies: 'C:\\path\\to', pets: 'a\\"b' },
+  { region: 'bell\u0007 back\u0008 feed\u000c ret\r unit\u001f nul\u0000', music: 'čítanie, 日本, 😀, \u007f' },
+  { region: 'nul', hobbies: 'nulls', pets: 'NULL', music: 'null ' },
+  { AGE: '-0', completion_percentage: '007', public: '0', gender: '-12', region: 'back\\slash "q" tab\\t' },
+  { AGE: '123456789012345', completion_percentage: '1234567890123456', public: '-999999999999999', gender: '99999999999999999999' },
+  { AGE: '0', region: '' },
+];
+
+test('every line is the COPY line of the document readProfiles makes, escapes and integers included', async (t) => {
+  let content = '';
+  for (let id = 1; id <= 3000; id += 1) {
+    content += profileLine(id, { ...AWKWARD[id % AWKWARD.length], ...(id % 11 === 0 ? { hobbies: `hobby ${id}` } : {}) });
+  }
+  const file = await fixture(t, content);
+  const stats = createReadStats();
+  const { text, count } = await linesOf(file, { stats });
+  assert.equal(count, 3000);
+  assert.equal(stats.rows, 3000);
+  const expected = await expectedLines(file);
+  assert.equal(text.length, expected.length);
+  assert.deepEqual(text.split('\n'), expected.split('\n'));
+});
+
+test('lines cut across chunks and lines with invalid UTF-8 take the parser\'s path, with the same result', async (t) => {
+  // About 3 MiB: lines cross the 1 MiB chunks; one line holds a byte that is not UTF-8, and is counted as repaired.
+  const parts = [];
+  for (let id = 1; id <= 6000; id += 1) parts.push(Buffer.from(profileLine(id, { region: 'x'.repeat(400 + (id % 97)), AGE: String(id % 80) })));
+  const inRegion = parts[4321].indexOf('xxxx');
+  parts[4321] = Buffer.concat([parts[4321].subarray(0, inRegion), Buffer.from([0xff]), parts[4321].subarray(inRegion)]);
+  const file = await fixture(t, Buffer.concat(parts));
+  const stats = createReadStats();
+  const { text, count } = await linesOf(file, { stats });
+  const reference = createReadStats();
+  assert.equal(text, await expectedLines(file, { stats: reference }));
+  assert.equal(count, 6000);
+  assert.equal(stats.repairedLines, 1);
+  assert.deepEqual(stats, reference);
+});
+
+for (const [problem, content, line] of [
+  ['a missing column', profileLine(1) + profileLine(2).replace('\tnull\t\n', '\t\n'), 2],
+  ['a non-integer AGE', profileLine(1) + profileLine(2, { AGE: '2O' }), 2],
+  ['a user_id with a leading zero', profileLine(1) + profileLine('02'), 2],
+  ['a user_id above 2^31 - 1', profileLine(1) + profileLine('2147483648'), 2],
+  ['the id of an earlier line', profileLine(1) + profileLine(2) + profileLine(1), 3],
+  ['no trailing tab', profileLine(1) + profileLine(2).replace(/\t\n$/, '\n'), 2],
+  ['an empty line', `${profileLine(1)}\n${profileLine(2)}`, 2],
+]) {
+  test(`a profile file with ${problem}: readProfiles' error, or with skipBad its count`, async (t) => {
+    const file = await fixture(t, content);
+    let expected;
+    await collect(readProfiles(file)).catch((error) => { expected = error; });
+    assert.ok(expected, 'readProfiles refuses it');
+    assert.ok(expected.message.startsWith(`${file}:${line}: `));
+    await assert.rejects(collect(readProfileLines(file)), (error) => error.code === 'E_DATASET' && error.message === expected.message);
+
+    const stats = createReadStats();
+    const reference = createReadStats();
+    const { text } = await linesOf(file, { skipBad: true, stats });
+    assert.equal(text, await expectedLines(file, { skipBad: true, stats: reference }));
+    assert.deepEqual(stats, reference);
+    assert.equal(stats.skippedLines, 1);
+  });
+}
+
+test('relation lines are P<from>\\tP<to>\\n for every pair readRelations gives; a bad line is its error', async (t) => {
+  let content = '';
+  for (let i = 1; i <= 50_000; i += 1) content += `${i}\t${(i * 7919) % 2_147_483_647 || 1}\n`;
+  content += '2147483647\t1\n9\t10\t\n';
+  const file = await fixture(t, content);
+  const stats = createReadStats();
+  const batches = await collect(readRelationLines(file, { stats }));
+  let expected = '';
+  for (const batch of await collect(readRelations(file))) for (const { _from, _to } of batch) expected += `${_from}\t${_to}\n`;
+  assert.equal(Buffer.concat(batches.map(({ bytes }) => bytes)).toString('utf8'), expected);
+  assert.equal(batches.reduce((sum, { count }) => sum + count, 0), 50_002);
+  assert.equal(stats.rows, 50_002);
+
+  const bad = await fixture(t, '1\t2\n1\tx\n');
+  await assert.rejects(collect(readRelationLines(bad)), (error) => error.code === 'E_DATASET' && error.message.startsWith(`${bad}:2: `));
+});
+
+test('COPY lines cut into parts: each ends a line, together they are the whole, fewer parts for fewer lines', () => {
+  const text = Buffer.from('P1\ta\nP2\tbb\nP3\tccc\nP4\td\nP5\te\n');
+  for (const parts of [1, 2, 3, 5]) {
+    const pieces = splitLines(new Uint8Array(text), parts);
+    assert.equal(pieces.length, parts);
+    assert.equal(Buffer.concat(pieces).toString(), text.toString());
+    for (const piece of pieces) assert.equal(piece.at(-1), 0x0a);
+    for (const piece of pieces) assert.equal(piece.byteOffset === 0 && piece.byteLength === piece.buffer.byteLength, true, 'owns its buffer');
+  }
+  assert.equal(splitLines(new Uint8Array(Buffer.from('P1\ta\n')), 2).length, 1);
+  assert.deepEqual(splitLines(new Uint8Array(0), 2), []);
+});
