@@ -128,3 +128,86 @@ test('different work refused: the first difference on the first line, the others
     message: 'the results are of 2 different suites: social, crud\n  social:\n    a.json\n  crud:\n    e.json\n  report each suite on its own (one folder or list of files per suite)',
   });
 });
+
+test('the dataset chosen: the latest document\'s, by its start or else its end, ties by id, an undated one last', async () => {
+  const { datasetGroups, fileLines, countFiles, selectDataset, datasetNote } = await import('../../results/report/datasets.js');
+  const dated = (file, id, times) => ({ file, result: { dataset: { id }, ...times } });
+  const documents = [
+    dated('undated.json', 'a', {}),
+    dated('ended.json', 'b', { finishedAt: '2026-01-03T00:00:00Z' }),
+    dated('started.json', 'c', { startedAt: '2026-01-02T00:00:00Z', finishedAt: '2026-01-09T00:00:00Z' }),
+    dated('bad.json', 'a', { startedAt: 'yesterday' }),
+  ];
+  assert.deepEqual(datasetGroups(documents), [
+    { id: 'a', files: ['undated.json', 'bad.json'], latest: -Infinity },
+    { id: 'b', files: ['ended.json'], latest: Date.parse('2026-01-03T00:00:00Z') },
+    { id: 'c', files: ['started.json'], latest: Date.parse('2026-01-02T00:00:00Z') },
+  ]);
+  const chosen = selectDataset(documents);
+  assert.deepEqual(chosen.choice, {
+    id: 'b', reason: 'the latest of the 3 datasets in the files', skipped: [{ id: 'c', files: ['started.json'] }, { id: 'a', files: ['undated.json', 'bad.json'] }],
+  });
+  assert.deepEqual(chosen.documents.map((d) => d.file), ['ended.json']);
+  // Equal times: the first id in code-point order, whatever the order of the files.
+  const tie = [dated('y.json', 'y', { startedAt: '2026-01-01T00:00:00Z' }), dated('x.json', 'x', { startedAt: '2026-01-01T00:00:00Z' })];
+  assert.equal(selectDataset(tie).choice.id, 'x');
+  assert.equal(selectDataset([...tie].reverse()).choice.id, 'x');
+  assert.equal(selectDataset(documents, { dataset: null }).choice.id, 'b');
+  assert.equal(selectDataset(documents, { allowMixed: true }).choice, null);
+  assert.equal(selectDataset(documents, { dataset: 'a', allowMixed: true }).choice.id, 'a');
+  assert.throws(() => selectDataset(documents, { dataset: 'z' }), {
+    code: 'E_UNKNOWN_DATASET',
+    message: '--dataset z: no result of that dataset was given; the results hold:\n  b (1 file)\n  c (1 file)\n  a (2 files)',
+  });
+  assert.deepEqual(fileLines(['1', '2', '3'], '- '), ['- 1', '- 2', '- 3']);
+  assert.deepEqual(fileLines(['1', '2', '3', '4'], ''), ['1', '2', '3', 'and 1 more']);
+  assert.deepEqual([countFiles([]), countFiles(['x']), countFiles(['x', 'y'])], ['0 files', '1 file', '2 files']);
+  assert.deepEqual(datasetNote({ id: 'a', reason: 'r', skipped: [] }), []);
+  assert.deepEqual(datasetNote(null), []);
+});
+
+test('crash tests beside runs: the durability table and claims, each mode\'s verdict in words, no summary of their own', async () => {
+  const { durabilityBlocks, durabilityLine, durabilityReport } = await import('../../results/report/durability.js');
+  const crash = (db, modes, version) => ({ file: `${db}-crash.json`, result: { db: { id: db, name: db.toUpperCase(), ...(version ? { version } : {}) }, durability: modes } });
+  const mode = (trials, acknowledged, lost, durablePerWrite, claim) => ({ trials, acknowledged, lost, durablePerWrite, claim });
+  const durability = durabilityReport([
+    crash('pg', { singleWrite: mode(1, 1000, 3, false, 'may lose the last commits'), singleWriteSync: mode(2, 2000, 0, true, 'fsync per commit') }, '17'),
+    crash('pg', { singleWriteSync: mode(3, 500, 1, true, 'ignored: the first document\'s claim stands') }),
+    crash('lite', { singleWrite: mode(1, 10, 0, true, undefined) }),
+  ]);
+  assert.deepEqual(durability, [
+    {
+      id: 'pg', name: 'PG', version: '17', files: ['pg-crash.json', 'pg-crash.json'],
+      modes: [
+        { operation: 'singleWrite', trials: 1, acknowledged: 1000, lost: 3, durablePerWrite: false, claim: 'may lose the last commits', verdict: 'not claimed' },
+        { operation: 'singleWriteSync', trials: 5, acknowledged: 2500, lost: 1, durablePerWrite: true, claim: 'fsync per commit', verdict: 'failed' },
+      ],
+    },
+    { id: 'lite', name: 'LITE', version: null, files: ['lite-crash.json'], modes: [{ operation: 'singleWrite', trials: 1, acknowledged: 10, lost: 0, durablePerWrite: true, claim: undefined, verdict: 'verified' }] },
+  ]);
+  assert.equal(durabilityLine({ lost: 1234, acknowledged: 56789, trials: 1000, verdict: 'failed' }), 'FAILED: 1,234 of 56,789 acknowledged writes lost in 1,000 crashes, though declared durable per write');
+  const blocks = durabilityBlocks({ databases: [{ id: 'x' }], durability });
+  assert.deepEqual(blocks.map((b) => b.id), ['durability', 'durability-claims']);
+  assert.equal(blocks[0].title, 'Durability (bench crash): acknowledged writes lost in crashes of the database process, not power losses');
+  assert.deepEqual([blocks[0].header, blocks[0].numeric], [['database', 'write mode', 'declared', 'result'], []]);
+  assert.deepEqual(blocks[0].rows, [
+    ['pg', 'singleWrite', 'no per-write claim', '3 of 1,000 acknowledged writes lost in 1 crashes (not declared durable per write)'],
+    ['', 'singleWriteSync', 'durable per write', 'FAILED: 1 of 2,500 acknowledged writes lost in 5 crashes, though declared durable per write'],
+    ['lite', 'singleWrite', 'durable per write', 'verified: 0 of 10 acknowledged writes lost in 1 crashes'],
+  ]);
+  assert.deepEqual(blocks[1], {
+    kind: 'list', id: 'durability-claims', title: 'What each adapter declares',
+    items: [
+      { label: 'pg singleWrite', lines: ['may lose the last commits'] },
+      { label: 'pg singleWriteSync', lines: ['fsync per commit'] },
+      { label: 'lite singleWrite', lines: ['nothing declared'] },
+    ],
+  });
+  assert.deepEqual(durabilityBlocks({ databases: [], durability: [] }), []);
+  assert.deepEqual(durabilityBlocks({ databases: [] }), []);
+  const alone = durabilityBlocks({ databases: [], durability });
+  assert.deepEqual(alone[0], {
+    kind: 'text', id: 'summary', title: 'db-shootout report',
+    lines: ['crash tests: pg, lite', 'a process crash (SIGKILL to the database\'s process tree under write load), not a power loss: the operating system\'s page cache survives it'],
+  });
+});
