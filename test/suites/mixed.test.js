@@ -13,7 +13,7 @@ import { createRandom } from '../../datasets/random.js';
 import { runBenchmark } from '../../runner/run.js';
 import { getSuite, suiteIds } from '../../workloads/index.js';
 import { DELETE, INSERT, READ, UPDATE, consistencyFailures } from '../../workloads/mixed/consistency.js';
-import { DEFAULT_DISTRIBUTION, ZIPFIAN_CONSTANT, createKeyChooser, fnvHash64 } from '../../workloads/mixed/keys.js';
+import { DEFAULT_DISTRIBUTION, ZIPFIAN_CONSTANT, createKeyChooser, createZipfian, fnvHash64 } from '../../workloads/mixed/keys.js';
 import mixed, { stepKey } from '../../workloads/mixed/suite.js';
 import { COLLECTION, WORKLOADS, crossInserts, operationStream } from '../../workloads/mixed/workloads.js';
 
@@ -77,6 +77,72 @@ describe('mixed key distributions', () => {
     assert.notEqual(fnvHash64(1), fnvHash64(256));
     assert.throws(() => createKeyChooser({ distribution: 'pareto', random: createRandom(1), capacity: 5 }),
       { code: 'E_USAGE', message: /valid distributions: uniform, zipfian, latest/ });
+  });
+});
+
+// YCSB's ZipfianGenerator written out again from its formulas (Gray et al.): the rank a uniform draw u gives among
+// n items, with theta 0.99.
+function zipfianRank(u, n, theta = 0.99) {
+  let zetan = 0;
+  for (let i = 1; i <= n; i += 1) zetan += 1 / i ** theta;
+  const zeta2 = 1 + 1 / 2 ** theta;
+  const eta = (1 - (2 / n) ** (1 - theta)) / (1 - zeta2 / zetan);
+  if (u * zetan < 1) return 0;
+  if (u * zetan < 1 + 0.5 ** theta) return 1;
+  return Math.min(n - 1, Math.floor(n * (eta * u - eta + 1) ** (1 / (1 - theta))));
+}
+
+// A generator that returns the given draws in turn.
+const fixed = (values) => {
+  let i = 0;
+  return { next: () => values[i++ % values.length] };
+};
+
+describe('mixed key distributions, draw by draw', () => {
+  const U = [0.05, 0.14, 0.2, 0.3, 0.5, 0.7, 0.9, 0.99, 0.999, 0.9999];
+
+  test('the zipfian ranks are YCSB\'s for each draw, at the two first ranks\' edges too', () => {
+    const expected = U.map((u) => zipfianRank(u, 1000));
+    const next = createZipfian(fixed(U), { items: 1000 });
+    assert.deepEqual(U.map(() => next()), expected);
+    assert.ok(new Set(expected).size > 6, JSON.stringify(expected));
+    // zeta(1000) is 7.08...: a draw just under 1/zeta is rank 0, just over it rank 1, and past 1 + 0.5^0.99 rank 2 or more.
+    let zetan = 0;
+    for (let i = 1; i <= 1000; i += 1) zetan += 1 / i ** 0.99;
+    const edges = [1 / zetan - 1e-9, 1 / zetan + 1e-9, (1 + 0.5 ** 0.99) / zetan - 1e-9, (1 + 0.5 ** 0.99) / zetan + 1e-9];
+    const ranks = createZipfian(fixed(edges), { items: 1000 });
+    assert.deepEqual(edges.map(() => ranks()), [0, 1, 1, edges.map((u) => zipfianRank(u, 1000))[3]]);
+    assert.ok(edges.map((u) => zipfianRank(u, 1000))[3] >= 2);
+  });
+
+  test('an item count that grows or shrinks between draws gives the ranks of a generator made for it', () => {
+    const next = createZipfian(fixed(U), { items: 10 });
+    assert.deepEqual(U.map(() => next()), U.map((u) => zipfianRank(u, 10)));
+    assert.deepEqual(U.map(() => next(2000)), U.map((u) => zipfianRank(u, 2000)), 'grown');
+    assert.deepEqual(U.map(() => next(50)), U.map((u) => zipfianRank(u, 50)), 'shrunk');
+    assert.deepEqual(U.map(() => next()), U.map((u) => zipfianRank(u, 50)), 'the last count stays');
+    // A precomputed zeta is taken as given.
+    const given = createZipfian(fixed([0.5]), { items: 1000, zetan: 2 });
+    assert.equal(given(), 1, 'u × zeta = 1 is past rank 0 and below 1 + 0.5^0.99');
+  });
+
+  test('latest counts back from the newest key by a zipfian rank; uniform is the generator\'s own integer', () => {
+    const latest = createKeyChooser({ distribution: 'latest', random: fixed(U), capacity: 1000 });
+    assert.deepEqual(U.map(() => latest(1000)), U.map((u) => 999 - zipfianRank(u, 1000)));
+    const uniform = createKeyChooser({ distribution: 'uniform', random: { int: (n) => n - 3 }, capacity: 10 });
+    assert.equal(uniform(10), 7);
+  });
+
+  test('zipfian: a rank hashed onto the capacity, drawn again while it falls beyond the keys that exist', () => {
+    const capacity = 1000;
+    // Ranks 0, 1, 2 hash to keys of these numbers: the chooser returns the first below the count.
+    const keys = [0, 1, 2].map((rank) => Number(fnvHash64(rank) % BigInt(capacity)));
+    const tiny = 1e-12; // a draw of rank 0
+    const chooser = createKeyChooser({ distribution: 'zipfian', random: fixed([tiny]), capacity });
+    assert.equal(chooser(keys[0] + 1), keys[0]);
+    assert.throws(() => createKeyChooser({ distribution: 'zipfian', random: fixed([tiny]), capacity })(keys[0]),
+      /internal: no zipfian key below \d+ of 1000 in 1000000 draws/);
+    assert.equal(fnvHash64(2n ** 63n - 1n) >= 0n, true);
   });
 });
 
