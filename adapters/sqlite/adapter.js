@@ -197,7 +197,7 @@ export class SqliteAdapter {
 
   // The profiles' rows made on the dataset reader's thread (import-rows.js), so that this thread only inserts.
   profileRows() {
-    return { module: PROFILE_ROWS, name: 'profileValues', options: null };
+    return { module: PROFILE_ROWS, name: 'profileValues', input: 'lines', options: null };
   }
 
   async importProfileRows(values, count) {

@@ -9,13 +9,15 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { copyLine } from '../../adapters/postgresql/copy.js';
 import { documentModel, profileCopyTexts } from '../../adapters/postgresql/document-model.js';
-import { profileValues } from '../../adapters/sqlite/import-rows.js';
 import { BenchError, ErrorCodes } from '../../core/errors.js';
 import { PROFILE_COLUMNS } from '../../datasets/columns.js';
 import { readImportRows } from '../../datasets/import-rows.js';
-import { createReadStats, readProfiles } from '../../datasets/read.js';
+import { createReadStats, readProfiles, readRelations } from '../../datasets/read.js';
 
-const SQLITE_ROWS = { module: new URL('../../adapters/sqlite/import-rows.js', import.meta.url).href, name: 'profileValues', options: null };
+const SQLITE_ROWS = { module: new URL('../../adapters/sqlite/import-rows.js', import.meta.url).href, name: 'profileValues', input: 'lines', options: null };
+// A format that takes the documents: PostgreSQL's document model, one stream.
+const DOCUMENT_COPY = { module: new URL('../../adapters/postgresql/document-model.js', import.meta.url).href, name: 'profileCopyTexts', options: { parts: 1 } };
+const decode = (bytes) => new TextDecoder().decode(bytes);
 
 async function fixture(t, content) {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'db-shootout-import-rows-'));
@@ -52,15 +54,39 @@ async function collect(reader) {
 test('rows are the format applied to readProfiles\' batches, with its statistics and the sha256 of the file', async (t) => {
   const content = profiles(2500);
   const file = await fixture(t, content);
-  const expected = (await collect(readProfiles(file, { batchSize: 1000 }))).map(profileValues);
+  const expected = (await collect(readProfiles(file, { batchSize: 1000 }))).map((docs) => profileCopyTexts(docs, { parts: 1 }).map(decode));
 
   const stats = createReadStats();
   const digest = {};
-  const batches = await collect(readImportRows(file, { batchSize: 1000, stats, digest, format: SQLITE_ROWS }));
+  const batches = await collect(readImportRows(file, { batchSize: 1000, stats, digest, format: DOCUMENT_COPY }));
   assert.deepEqual(batches.map((batch) => batch.count), [1000, 1000, 500]);
-  assert.deepEqual(batches.map((batch) => batch.rows), expected);
+  assert.deepEqual(batches.map((batch) => batch.rows.map(decode)), expected);
   assert.equal(stats.rows, 2500);
   assert.equal(digest.sha256, createHash('sha256').update(await readFile(file)).digest('hex'));
+});
+
+test('SQLite\'s rows from profile lines: each key and JSON.stringify of its document, backslashes and all', async (t) => {
+  const file = await fixture(t, profiles(2500));
+  const expected = (await collect(readProfiles(file))).flat().flatMap((doc) => [doc._key, JSON.stringify(doc)]);
+  const batches = await collect(readImportRows(file, { format: SQLITE_ROWS }));
+  assert.deepEqual(batches.flatMap((batch) => batch.rows), expected);
+  assert.ok(expected.some((value) => value.includes('\\\\')), 'some documents hold an escaped backslash');
+  assert.equal(batches.reduce((sum, batch) => sum + batch.count, 0), 2500);
+});
+
+test('relations: COPY lines of every pair, in parts, with the file\'s sha256', async (t) => {
+  let content = '';
+  for (let i = 1; i <= 30_000; i += 1) content += `${i}\t${(i % 977) + 1}\n`;
+  const file = await fixture(t, content);
+  const digest = {};
+  const format = { module: new URL('../../adapters/postgresql/copy.js', import.meta.url).href, name: 'copyParts', input: 'lines', options: { parts: 2 } };
+  const batches = await collect(readImportRows(file, { role: 'relations', digest, format }));
+  assert.ok(batches.every((batch) => batch.rows.length === 2));
+  let expected = '';
+  for (const batch of await collect(readRelations(file))) for (const { _from, _to } of batch) expected += `${_from}\t${_to}\n`;
+  assert.equal(batches.flatMap((batch) => batch.rows.map(decode)).join(''), expected);
+  assert.equal(batches.reduce((sum, batch) => sum + batch.count, 0), 30_000);
+  assert.equal(digest.sha256, createHash('sha256').update(content).digest('hex'));
 });
 
 test('byte arrays arrive whole: PostgreSQL\'s COPY text of each stream, in the order of the documents', async (t) => {
@@ -97,7 +123,7 @@ test('a malformed line is readProfiles\' error; with skipBad it is counted and s
 test('a caller that stops early ends the thread; a format the module does not export is an error', async (t) => {
   const file = await fixture(t, profiles(5000));
   const counts = [];
-  for await (const batch of readImportRows(file, { batchSize: 100, format: SQLITE_ROWS })) {
+  for await (const batch of readImportRows(file, { batchSize: 100, format: DOCUMENT_COPY })) {
     counts.push(batch.count);
     if (counts.length === 2) break;
   }
