@@ -49,10 +49,11 @@ const SCOPES = {
       "--test-name-pattern='^(?!<root>$|bench report)' test/report/datasets.test.js", "--test-name-pattern='^(?!<root>$|bench report)' test/crash-report.test.js"],
   },
   'report-files': {
-    mutate: ['results/compare-format.js', 'results/compare-html.js', 'results/format.js', 'results/import-summary.js', 'results/table.js', 'results/write.js', 'results/merge.js'],
+    mutate: ['results/compare-format.js', 'results/compare-html.js', 'results/format.js', 'results/import-summary.js', 'results/table.js', 'results/write.js'],
     tests: ['test/report/terminal.test.js', 'test/report/compare-format.test.js', 'test/write.test.js', 'test/cli-errors.test.js', 'test/resources/client.test.js',
-      "--test-name-pattern='import (summary|line)' test/import.test.js", "--test-name-pattern='^merging the shards' test/merge.test.js"],
+      "--test-name-pattern='import (summary|line)' test/import.test.js"],
   },
+  'report-merge': { mutate: ['results/merge.js'], tests: ["--test-name-pattern='^merging the shards' test/merge.test.js"] },
   runner: {
     mutate: ['runner/**/*.js'],
     tests: ['test/runner-run.test.js', 'test/runner.test.js', 'test/validation.test.js', 'test/suites/crud.test.js'],
