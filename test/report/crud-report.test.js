@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildComparison } from '../../results/compare.js';
+import { reportBlocks } from '../../results/report/blocks.js';
 import { REPORT_FORMATS, buildReport } from '../../results/report/index.js';
 import { summarizeLatencies } from '../../results/stats.js';
 import { browserTest, drawPage } from '../helpers/browser.js';
@@ -232,4 +233,81 @@ test('the page draws a line chart per phase and count in a browser', browserTest
     labels: ['1', '4'],
     lines: [['alpha', [101, 50.5]], ['beta (c=4 failed)', [202, null]], ['gamma (serial driver)', [10, 10]]],
   });
+});
+
+// The documents' workloads as the crud block reads them: keys it cannot have written, durable writes in some
+// phases only, a passed level without latencies or without a count, a client-bound one, and the words of its blocks.
+const withWorkloads = (document, workloads) => ({ ...document, result: { ...document.result, workloads: { ...document.result.workloads, ...workloads } } });
+const paramsEntry = (params, extra = {}) => ({ ...passedEntry('get', { ops: OPS, concurrency: 1, ...params }, [10, 10, 10], 1), params, ...extra });
+
+test('only keys the crud suite writes make series: a key without a count or level, of another form, or with no phase is left out', () => {
+  const odd = withWorkloads(alpha, {
+    notes: { ...paramsEntry(undefined), params: undefined },
+    'count only n=100 c=1': paramsEntry({ ops: OPS }),
+    'level only n=100 c=1': paramsEntry({ concurrency: 1 }),
+    bogus: paramsEntry({ ops: OPS, concurrency: 1 }),
+    ' n=100 c=1': paramsEntry({ ops: OPS, concurrency: 1 }),
+    'insert n=100 c=1 again': paramsEntry({ ops: OPS, concurrency: 1 }),
+  });
+  const report = buildReport([odd, withWorkloads(beta, { notes: { ...paramsEntry(undefined), params: undefined } })], { baseline: 'alpha' });
+  assert.deepEqual(report.crud.series.map((s) => `${s.phase} ${s.ops}`), PHASES.map((phase) => `${phase} ${OPS}`));
+  assert.deepEqual(report.warnings, []);
+  // Their CSV rows keep the crud columns, empty.
+  const rows = REPORT_FORMATS.csv(report).trim().split('\n').map((line) => line.split(','));
+  const notes = rows.find((r) => r[1] === 'notes' && r[3] === 'alpha');
+  assert.equal(notes.length, rows[0].length);
+  assert.deepEqual(notes.slice(-5), ['', '', '', '', '']);
+});
+
+test('durable writes in one phase only: that series is mixed, the others not, and a database that did both says so', () => {
+  const partly = structuredClone(beta);
+  for (const [name, entry] of Object.entries(partly.result.workloads)) if (name.startsWith('insert')) entry.params.durable = true;
+  const report = buildReport([alpha, partly, withWorkloads(crudDocument('gamma', { levels: [1, 4], times: () => [10, 10, 10] }), { notes: { ...paramsEntry(undefined), params: undefined } })], { baseline: 'alpha' });
+  assert.deepEqual(report.crud.series.map((s) => s.durable), [null, false, false, false]);
+  assert.deepEqual(report.warnings, ["the results mix durable writes (--sync) and the databases' default acknowledgement (alpha: default, beta: both, gamma: default), which do not measure the same work"]);
+  // A series all of durable writes says so in its title.
+  const durable = buildReport([crudDocument('delta', { levels: [1], durable: true, times: () => [10, 10, 10] })]);
+  assert.match(REPORT_FORMATS.table(durable), /\ninsert, 100 documents, durable writes \(--sync\): operations per second/);
+});
+
+test('a passed level without latencies or without a count is n/a in its cells, a client-bound one is marked', () => {
+  const document = crudDocument('alpha', { levels: [1], times: () => [10, 10, 10] });
+  const entries = document.result.workloads;
+  for (const run of entries['insert n=100 c=1'].runs) delete run.latencyMs;
+  for (const run of entries['insert n=100 c=1'].runs) delete run.histogram;
+  entries['get n=100 c=1'].ops = 0;
+  entries['update n=100 c=1'].resources = { clientBound: true };
+  const report = buildReport([document, crudDocument('beta', { levels: [1], times: () => [10, 10, 10] })], { baseline: 'alpha' });
+  const [insert, get, update] = report.crud.series;
+  assert.equal(insert.results.alpha[0].latencyMs, null);
+  const blocks = reportBlocks(report);
+  const table = (id) => blocks.find((block) => block.id === id);
+  assert.deepEqual(table('crud-insert-100').rows, [['1', '10,000', 'n/a', '10,000', '99.01']]);
+  assert.equal(get.results.alpha[0].opsPerSec, null);
+  assert.deepEqual(table('crud-get-100').rows[0].slice(0, 3), ['1', 'n/a', '99.01']);
+  assert.equal(update.results.alpha[0].clientBound, true);
+  assert.deepEqual(table('crud-update-100').rows[0].slice(0, 2), ['1', '10,000 !']);
+  assert.equal(blocks.find((block) => block.id === 'crud-serial'), undefined, 'no serial driver, no list');
+});
+
+test('a report of a serial driver alone names it in a list of its own', () => {
+  const report = buildReport([crudDocument('gamma', { levels: [1, 2], times: () => [10, 10, 10], execution: 'serial' })]);
+  assert.deepEqual(report.crud.serial, ['gamma']);
+  assert.deepEqual(reportBlocks(report).find((block) => block.id === 'crud-serial'), {
+    kind: 'list', id: 'crud-serial', title: 'Concurrency',
+    items: [{ label: 'gamma', lines: ['serial driver: one operation at a time at every level, so a difference between its levels is not the effect of concurrency'] }],
+  });
+});
+
+test('the dataset\'s label names the documents and their seed, or says it does not know them', () => {
+  const report = buildReport([alpha]);
+  const unnamed = { ...report, datasets: [{ id: 'crud-x', name: null, seed: null }] };
+  assert.equal(reportBlocks(unnamed)[0].lines[0], 'dataset: crud-x (crud documents, seed ?)');
+});
+
+test('the page\'s crud section: its title and charts, or its words when no phase has a level', () => {
+  const html = REPORT_FORMATS.html(buildReport([alpha, beta], { baseline: 'alpha' }));
+  assert.ok(html.includes('<section><h2>Total time by concurrency, per phase and document count (lower is better)</h2><div class="grid" id="chart-crud"></div></section>'));
+  const none = { ...alpha, result: { ...alpha.result, workloads: { notes: { ...paramsEntry(undefined), params: undefined } } } };
+  assert.ok(REPORT_FORMATS.html(buildReport([none])).includes('<section><h2>Total time by concurrency, per phase and document count (lower is better)</h2><p class="none" id="chart-crud">no phase has a level</p></section>'));
 });
