@@ -4,6 +4,7 @@
 // columns and charts). The result documents are made up here: two databases, one level failed, one rate behind.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { reportBlocks } from '../../results/report/blocks.js';
 import { REPORT_FORMATS, buildReport } from '../../results/report/index.js';
 import { summarizeLatencies } from '../../results/stats.js';
 import { browserTest, drawPage } from '../helpers/browser.js';
@@ -246,4 +247,155 @@ test('the page draws the throughput and the latency-against-throughput charts in
   assert.deepEqual(sweep.lines[2][1].map(({ x, y }) => [x, Math.round(y)]), [[100, 99], [190, 198], [300, 396]]);
   assert.match(sweep.axes.x, /^achieved throughput, ops\/s/);
   assert.match(sweep.axes.y, /lower is better/);
+});
+
+// Documents made entry by entry: `entries` is [[mix, params, figures]], params completed with the defaults.
+const fullKey = (mix, { ops, concurrency, rate }) => `${mix} n=${ops} c=${concurrency}${rate ? ` rate=${rate}` : ''}`;
+function documentOf(db, entries, { execution = 'concurrent', file = `${db}-mixed.json`, dataset } = {}) {
+  const document = mixedDocument(db, { levels: [], closed: () => null, open: () => null, execution });
+  for (const [mix, params, figures, extra = {}] of entries) {
+    const full = { ops: OPS, records: RECORDS, distribution: 'zipfian', concurrency: 4, durable: false, ...params };
+    document.result.workloads[fullKey(mix, full)] = { ...entry(mix, full, figures), ...extra };
+  }
+  return { ...document, file, result: { ...document.result, ...(dataset ? { dataset } : {}) } };
+}
+const blocksOf = (report) => reportBlocks(report);
+const blockOf = (report, id) => reportBlocks(report).find((block) => block.id === id);
+
+test('only keys the mixed suite writes make series; one without params, count or level, of another form, is left out', () => {
+  const document = documentOf('alpha', [['95-5', { concurrency: 1 }, { ms: [100], scale: 1 }]]);
+  const odd = (params) => ({ ...entry('95-5', { ops: OPS, concurrency: 1 }, { ms: [100], scale: 1 }), params: params && { distribution: 'zipfian', ...params } });
+  Object.assign(document.result.workloads, {
+    notes: odd(undefined), 'count only n=100 c=1': odd({ ops: OPS }), 'level only n=100 c=1': odd({ concurrency: 1 }),
+    bogus: odd({ ops: OPS, concurrency: 1 }), ' n=100 c=1': odd({ ops: OPS, concurrency: 1 }),
+  });
+  const other = documentOf('beta', [['95-5', { concurrency: 1, distribution: 'uniform' }, { ms: [100], scale: 1 }]]);
+  other.result.workloads.notes = odd(undefined);
+  const report = buildReport([document, other]);
+  assert.deepEqual(report.mixed.closed.map((s) => [s.mix, s.levels]), [['95-5', [1]]]);
+  assert.deepEqual(report.mixed.sweeps, []);
+  assert.deepEqual(report.warnings, ['the results mix key distributions (--distribution) (alpha: zipfian, beta: uniform), which do not measure the same work']);
+  // Their CSV rows keep the mixed columns, empty.
+  const rows = REPORT_FORMATS.csv(report).trim().split('\n').map((line) => line.split(','));
+  const notes = rows.find((r) => r[1] === 'notes' && r[3] === 'alpha');
+  assert.equal(notes.length, rows[0].length);
+  assert.deepEqual(notes.slice(-7), ['', '', '', '', '', '', '']);
+});
+
+test('a key the first document lacks still makes its series from the next one\'s params', () => {
+  const first = documentOf('alpha', [['95-5', { concurrency: 1 }, { ms: [100], scale: 1 }]]);
+  const second = documentOf('beta', [['95-5', { concurrency: 1 }, { ms: [100], scale: 1 }], ['read-only', { concurrency: 2 }, { ms: [100], scale: 1 }]]);
+  assert.deepEqual(buildReport([first, second]).mixed.closed.map((s) => `${s.mix} ${s.levels}`), ['read-only 2', '95-5 1']);
+});
+
+test('series and sweeps in order: workload, then operations, then concurrency, however the keys come', () => {
+  const document = documentOf('alpha', [
+    ['95-5', { ops: 200, concurrency: 1 }, { ms: [100], scale: 1 }],
+    ['95-5', { ops: 100, concurrency: 1 }, { ms: [100], scale: 1 }],
+    ['95-5', { concurrency: 8, rate: 100 }, { achieved: [100], scale: 1 }],
+    ['95-5', { concurrency: 2, rate: 100 }, { achieved: [100], scale: 1 }],
+    ['read-only', { concurrency: 2, rate: 100 }, { achieved: [100], scale: 1 }],
+  ]);
+  const report = buildReport([document]);
+  assert.deepEqual(report.mixed.closed.map((s) => `${s.mix} ${s.ops}`), ['95-5 100', '95-5 200']);
+  assert.deepEqual(report.mixed.sweeps.map((s) => `${s.mix} ${s.ops} ${s.concurrency}`), ['read-only 100 2', '95-5 100 2', '95-5 100 8']);
+});
+
+test('the achieved rate: the median of an even number of runs, the runs\' own figure, else the generic ops/s', () => {
+  const openLoop = (achievedRate, sendLagMs) => ({ targetRate: 1000, achievedRate, sendLagMs, note: null });
+  const runs = (figures) => figures.map(([ms, loop], i) => ({ run: i + 1, valid: true, ms, opsPerSec: Math.round(OPS / (ms / 1000)), errors: 0, ...summarizeLatencies(latencies(1)), resources: null, ...(loop ? { openLoop: loop } : {}) }));
+  // Two runs of 100 ms (1,000 ops/s) that say they achieved 600 and 900: 750; without sendLagMs, no lag.
+  const two = documentOf('alpha', [['95-5', { rate: 1000 }, { achieved: [1000], scale: 1 }, { runs: runs([[100, openLoop(600, undefined)], [100, openLoop(900, { mean: 1 })]]) }]]);
+  const [even] = buildReport([two]).mixed.sweeps[0].results.alpha;
+  assert.deepEqual([even.achievedRate, even.sendLagMaxMs], [750, null]);
+  // Runs that carry no open-loop figures: the generic ops/s.
+  const plain = documentOf('alpha', [['95-5', { rate: 1000 }, { achieved: [1000], scale: 1 }, { runs: runs([[125], [125]]) }]]);
+  const [generic] = buildReport([plain]).mixed.sweeps[0].results.alpha;
+  assert.deepEqual([generic.achievedRate, generic.sendLagMaxMs, generic.note], [800, null, 'achieved 800 ops/s, 20% below the target of 1,000 ops/s: the answers (or the harness sending the operations) could not keep up with the schedule']);
+  // A database whose second file failed the rate has no achieved rate, lag or note, whatever the first file measured.
+  const failed = documentOf('alpha', [['95-5', { rate: 1000 }, { failed: '1 stale read' }]], { file: 'alpha-2.json' });
+  const [pooled] = buildReport([two, failed]).mixed.sweeps[0].results.alpha;
+  assert.deepEqual([pooled.status, pooled.achievedRate, pooled.sendLagMaxMs, pooled.note], ['failed', null, null, null]);
+});
+
+test('write modes and distributions: the same in every document is no warning; a database that ran both says so', () => {
+  const plain = documentOf('alpha', [['95-5', { concurrency: 1 }, { ms: [100], scale: 1 }]]);
+  const unsaid = documentOf('beta', [['95-5', { concurrency: 1 }, { ms: [100], scale: 1 }]]);
+  for (const entryOf of Object.values(unsaid.result.workloads)) delete entryOf.params.durable;
+  assert.deepEqual(buildReport([plain, unsaid]).warnings, [], 'durable: false and durable absent are the same default');
+  const durable = documentOf('alpha', [['95-5', { concurrency: 1, durable: true }, { ms: [100], scale: 1 }]], { file: 'alpha-durable.json' });
+  assert.deepEqual(buildReport([plain, durable, unsaid]).warnings, [
+    'the results mix durable writes (--sync) and default ones (alpha: default and durable, beta: default), which do not measure the same work',
+  ]);
+});
+
+test('the closed loop table: n/a for a figure not measured, the client-bound mark, and only the blocks there is something for', () => {
+  const document = documentOf('alpha', [
+    ['95-5', { concurrency: 1 }, { ms: [100], scale: 1 }, { resources: { clientBound: true } }],
+    ['95-5', { concurrency: 2 }, { ms: [100], scale: 1 }],
+    ['95-5', { concurrency: 4 }, { ms: [100], scale: 1 }, { ops: 0 }],
+  ]);
+  // c=2: runs without histograms, whose own percentiles have no p95; c=4: no count of operations.
+  for (const run of document.result.workloads[`95-5 n=${OPS} c=2`].runs) {
+    delete run.histogram;
+    run.latencyMs = { p50: 5, p90: 8, p99: 9, max: 10, mean: 5 };
+  }
+  const report = buildReport([document]);
+  const closed = blockOf(report, 'mixed-closed');
+  assert.deepEqual(closed.rows, [
+    ['95-5', '100', '1', 'alpha', '1,000 !', '50.02', '95.04', '99.01'],
+    ['95-5', '100', '2', 'alpha', '1,000', '5.00', 'n/a', '9.00'],
+    ['95-5', '100', '4', 'alpha', 'n/a', '50.02', '95.04', '99.01'],
+  ]);
+  assert.deepEqual(blocksOf(report).map((block) => block.id).filter((id) => id.startsWith('mixed')), ['mixed-closed']);
+  // Without latencies at all.
+  for (const run of document.result.workloads[`95-5 n=${OPS} c=2`].runs) delete run.latencyMs;
+  assert.deepEqual(blockOf(buildReport([document]), 'mixed-closed').rows[1], ['95-5', '100', '2', 'alpha', '1,000', 'n/a', 'n/a', 'n/a']);
+  assert.deepEqual(mixedChart(buildReport([document])).throughput[0].p50, [report.mixed.closed[0].results.alpha[0].latencyMs.p50, null, report.mixed.closed[0].results.alpha[2].latencyMs.p50]);
+});
+
+test('an open loop alone: its table with the client-bound mark, no closed loop table, no list without a rate behind', () => {
+  const document = documentOf('alpha', [['95-5', { rate: 100 }, { achieved: [100], scale: 1 }, { resources: { clientBound: true } }]]);
+  const report = buildReport([document]);
+  assert.deepEqual(blocksOf(report).map((block) => block.id).filter((id) => id.startsWith('mixed')), ['mixed-open']);
+  assert.deepEqual(blockOf(report, 'mixed-open').rows, [['95-5', '100', '4', 'alpha', '100', '100 !', '50.02', '95.04', '99.01', '']]);
+});
+
+test('the lists: each rate behind its target, each serial driver', () => {
+  const report = buildReport([alpha, beta, documentOf('gamma', [['95-5', { concurrency: 1 }, { ms: [100], scale: 1 }]], { execution: 'serial' })], { baseline: 'alpha' });
+  assert.deepEqual(blockOf(report, 'mixed-behind'), {
+    kind: 'list', id: 'mixed-behind', title: 'Open loop behind its target',
+    items: [{ label: `beta 95-5 n=${OPS} c=4 rate=400`, lines: [report.mixed.sweeps[0].results.beta[2].note] }],
+  });
+  assert.deepEqual(blockOf(report, 'mixed-serial'), {
+    kind: 'list', id: 'mixed-serial', title: 'Concurrency',
+    items: [{ label: 'gamma', lines: ['serial driver: one operation at a time at every level, so a difference between its levels is not the effect of concurrency'] }],
+  });
+  assert.deepEqual(buildReport([documentOf('gamma', [['95-5', { concurrency: 1 }, { ms: [100], scale: 1 }]], { execution: 'serial' })]).mixed.serial, ['gamma']);
+  const unnamed = { ...report, datasets: [{ id: 'mixed-x', name: null, seed: null }] };
+  assert.equal(reportBlocks(unnamed)[0].lines[0], 'dataset: mixed-x (mixed documents, seed ?)');
+});
+
+const mixedChart = (report) => embedded(REPORT_FORMATS.html(report)).mixed;
+
+test('the page\'s charts: every percentile drawn, a CSV row per rate of a second sweep, and the section or its words', () => {
+  const report = buildReport([alpha, beta], { baseline: 'alpha' });
+  const { throughput, sweeps } = mixedChart(report);
+  const closedAlpha = report.mixed.closed[0].results.alpha;
+  assert.deepEqual(throughput[0].p50.slice(0, 1), [closedAlpha[0].latencyMs.p50]);
+  assert.deepEqual(throughput[0].p95.slice(0, 1), [closedAlpha[0].latencyMs.p95]);
+  assert.deepEqual(sweeps[0].databases[1].p50, report.mixed.sweeps[0].results.beta.slice(0, 3).map((f) => f.latencyMs.p50));
+  const html = REPORT_FORMATS.html(report);
+  const section = '<section><h2>Throughput and latency per workload; for a rate sweep, latency against achieved throughput</h2><div class="grid" id="chart-mixed"></div></section>';
+  assert.ok(html.includes(section));
+  assert.ok(html.includes("(data.mixed ? data.mixed.throughput : []).forEach(function (chart) {\n    new Chart(canvas('chart-mixed', chart.title, 'chart wide'), {"));
+  // One closed series and one sweep: two charts.
+  const one = documentOf('alpha', [['95-5', { concurrency: 1 }, { ms: [100], scale: 1 }], ['95-5', { rate: 100 }, { achieved: [100], scale: 1 }],
+    ['read-only', { rate: 100 }, { achieved: [100], scale: 1 }]]);
+  assert.ok(REPORT_FORMATS.html(buildReport([one])).includes(section));
+  const rows = REPORT_FORMATS.csv(buildReport([one])).trim().split('\n').map((line) => line.split(','));
+  assert.deepEqual(rows.find((r) => r[1] === `95-5 n=${OPS} c=4 rate=100`).slice(-7, -1), ['95-5', '4', '100', '100', String(buildReport([one]).mixed.sweeps[1].results.alpha[0].latencyMs.p95), '100']);
+  const none = documentOf('alpha', [['95-5', { concurrency: 1 }, { failed: 'wrong' }]]);
+  none.result.workloads = { notes: { ...none.result.workloads[`95-5 n=${OPS} c=1`], params: undefined } };
+  assert.ok(REPORT_FORMATS.html(buildReport([none])).includes('<section><h2>Throughput and latency per workload; for a rate sweep, latency against achieved throughput</h2><p class="none" id="chart-mixed">no workload has a passed level or rate</p></section>'));
 });
