@@ -17,20 +17,54 @@ export function split(items, parts) {
   return Array.from({ length: parts }, (_, i) => items.slice(i * size, (i + 1) * size)).filter((p) => p.length > 0);
 }
 
+const NEWLINE = 0x0a;
+
+// Lines of text as bytes in `parts` pieces of about equal size, each cut after a newline and owning its buffer;
+// fewer when there are too few lines.
+export function splitLines(bytes, parts) {
+  const pieces = [];
+  let start = 0;
+  for (let part = 1; part < parts && start < bytes.length; part += 1) {
+    const cut = bytes.indexOf(NEWLINE, Math.max(start, Math.floor((bytes.length * part) / parts) - 1));
+    if (cut === -1 || cut + 1 >= bytes.length) break;
+    pieces.push(bytes.slice(start, cut + 1));
+    start = cut + 1;
+  }
+  if (start < bytes.length) pieces.push(bytes.slice(start));
+  return pieces;
+}
+
+// Lines already in the bulk statement's text format (PostgreSQL's COPY and MySQL's LOAD DATA share it: profile or
+// relation lines made on the dataset reader's thread, ../datasets/import-rows.js), cut into one part per stream.
+export function lineParts({ bytes }, { parts }) {
+  return splitLines(bytes, parts);
+}
+
+// This module, for the dataset reader's thread to import lineParts from.
+export const BULK_LOAD_MODULE = import.meta.url;
+
 export class BulkLoad {
   #streams;
+  #streamsFor;
   #failed;
   // The phase under way: { table, streams: [{ write(part), end(), abort() }] }, or null.
   #phase = null;
 
-  // `streams`: how many a phase opens. `failed(table, error)`: the error to throw for a stream's failure.
-  constructor({ streams, failed }) {
+  // `streams`: how many a phase opens, unless `streamsFor(table)` says otherwise for its table. `failed(table,
+  // error)`: the error to throw for a stream's failure.
+  constructor({ streams, failed, streamsFor = () => null }) {
     this.#streams = streams;
+    this.#streamsFor = streamsFor;
     this.#failed = failed;
   }
 
   get streams() {
     return this.#streams;
+  }
+
+  // The streams a phase of `table` opens.
+  streamsOf(table) {
+    return this.#streamsFor(table) ?? this.#streams;
   }
 
   // Writes `parts` (at most `streams` of them), the i-th to the i-th stream of `table`'s phase. `open()` opens
@@ -39,7 +73,7 @@ export class BulkLoad {
   async write(table, parts, open) {
     if (this.#phase?.table !== table) {
       await this.finish();
-      this.#phase = { table, streams: await openAll(open, this.#streams) };
+      this.#phase = { table, streams: await openAll(open, this.streamsOf(table)) };
     }
     const { streams } = this.#phase;
     try {

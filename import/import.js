@@ -104,11 +104,11 @@ function hashed(reader) {
 // How a file reaches `store`: as documents or relations (importProfiles, importRelations), or, for an adapter
 // that declares profileRows() or relationRows(), as the rows its format makes on the reader's thread
 // (importProfileRows, importRelationRows), which leaves this thread free to send them.
-function fileReader(store, role) {
+async function fileReader(store, role) {
   const [declared, rows, plain, reader] = role === 'profiles'
     ? ['profileRows', 'importProfileRows', 'importProfiles', readProfiles]
     : ['relationRows', 'importRelationRows', 'importRelations', readRelations];
-  const format = store[declared]?.() ?? null;
+  const format = (await store[declared]?.()) ?? null;
   if (format === null) return { read: hashed(reader), store: (batch) => store[plain](batch) };
   return {
     read: (file, options) => readImportRows(file, { ...options, role, format }),
@@ -206,7 +206,7 @@ async function importFiles({ adapter, description, dataset, progress, importer }
   // The dataset's own reading rules (skipBad for the real Pokec files), and what reading met on the way.
   const read = { profiles: createReadStats(), relations: createReadStats() };
   const sha256 = {};
-  const profiles = fileReader(store, 'profiles');
+  const profiles = await fileReader(store, 'profiles');
   sha256.profiles = await importFile({
     dataset, role: 'profiles', read: profiles.read, batchSize: PROFILE_BATCH, stats: read.profiles,
     store: profiles.store,
@@ -216,7 +216,7 @@ async function importFiles({ adapter, description, dataset, progress, importer }
     await untilDone(progress, `${description.name}: finishing the profiles`, () => adapter.flushProfiles());
   }
   const profilesDone = performance.now();
-  const relations = fileReader(store, 'relations');
+  const relations = await fileReader(store, 'relations');
   sha256.relations = await importFile({
     dataset, role: 'relations', read: relations.read, batchSize: RELATION_BATCH, stats: read.relations,
     store: relations.store,

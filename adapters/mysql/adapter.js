@@ -1,5 +1,5 @@
 import { BenchError, ErrorCodes } from '../../core/errors.js';
-import { BulkLoad, IMPORT_STREAMS, split } from '../bulk-load.js';
+import { BULK_LOAD_MODULE, BulkLoad, IMPORT_STREAMS, split } from '../bulk-load.js';
 import { LoadStream, insertBatch } from './bulk.js';
 import { connectError, createPool, endpoint } from './connection.js';
 import { IMPORT_DRIVER, openMariadbDriver } from './mariadb-driver.js';
@@ -55,7 +55,12 @@ export class MysqlAdapter {
     this.#options = options;
     this.#tables = namespaceTables(options.namespace);
     this.#paths = new PathFinder(this.#tables);
-    this.#bulk = new BulkLoad({ streams: Math.min(IMPORT_STREAMS, options.concurrency), failed: loadFailed });
+    this.#bulk = new BulkLoad({
+      streams: Math.min(IMPORT_STREAMS, options.concurrency),
+      failed: loadFailed,
+      // InnoDB's bulk insert takes one transaction into an empty table (#openLoad).
+      streamsFor: (table) => (this.#bulkInsert(table) ? 1 : null),
+    });
     // The graph suite's operations (graph.js): an edge collection is a table of its own (`tmp_g_edges`) in the
     // namespace's database, so resetNamespace() and dropNamespace remove it with the database.
     this.graph = graphOperations({
@@ -224,6 +229,31 @@ export class MysqlAdapter {
     await this.#bulkWrite(this.#tables.profiles, ['_key', 'doc'], docs, (doc) => [doc._key, JSON.stringify(doc)]);
   }
 
+  // Profile and relation lines made on the dataset reader's thread are already LOAD DATA's rows (`<key>\t<JSON>\n`,
+  // backslashes doubled; `<key>\t<key>\n`), so this thread only sends them. Not for a server without
+  // local_infile, which gets multi-row INSERTs of the documents instead.
+  async profileRows() {
+    return this.#lineRows(this.#tables.profiles);
+  }
+
+  async importProfileRows(parts) {
+    await this.#bulk.write(this.#tables.profiles, parts, () => this.#openLoad(this.#tables.profiles, ['_key', 'doc']));
+  }
+
+  async relationRows() {
+    return this.#lineRows(this.#tables.relations);
+  }
+
+  async importRelationRows(parts) {
+    await this.#bulk.write(this.#tables.relations, parts, () => this.#openLoad(this.#tables.relations, ['_from', '_to']));
+  }
+
+  async #lineRows(table) {
+    this.#server ??= await this.#serverLimits();
+    if (!this.#server.localInfile) return null;
+    return { module: BULK_LOAD_MODULE, name: 'lineParts', input: 'lines', options: { parts: this.#bulk.streamsOf(table) } };
+  }
+
   async flushProfiles() {
     await this.#bulk.finish();
   }
@@ -236,9 +266,21 @@ export class MysqlAdapter {
     await this.#bulk.finish();
   }
 
+  // With InnoDB's bulk insert the indexes were declared before the relations were loaded, and built as they
+  // committed (#openLoad). Its statistics are still those of the empty tables then (InnoDB recounts them in the
+  // background, later), and with them the optimizer scans where it should look up: ANALYZE counts them now.
   async createIndexes() {
     await this.#bulk.finish();
-    await this.#connection.query(createIndexesSql(this.#tables));
+    if (!(await this.#relationIndexes())) await this.#connection.query(createIndexesSql(this.#tables));
+    await this.#connection.query(`ANALYZE TABLE ${this.#tables.profiles}, ${this.#tables.relations}`);
+  }
+
+  // Whether the relations' two indexes exist.
+  async #relationIndexes() {
+    // The namespace is an identifier (schema.js), so it can stand in the SQL text.
+    const count = await this.#value(`SELECT COUNT(DISTINCT INDEX_NAME) FROM information_schema.STATISTICS
+      WHERE TABLE_SCHEMA = '${this.#tables.namespace}' AND TABLE_NAME = 'relations' AND INDEX_NAME IN ('from_to', 'to_from')`);
+    return Number(count) === 2;
   }
 
   async counts() {
@@ -261,17 +303,39 @@ export class MysqlAdapter {
       }
       return;
     }
-    await this.#bulk.write(table, split(items, this.#bulk.streams), () => this.#openLoad(table, columns, toRow));
+    await this.#bulk.write(table, split(items, this.#bulk.streamsOf(table)), () => this.#openLoad(table, columns, toRow));
   }
 
-  async #openLoad(table, columns, toRow) {
+  // Whether a phase of `table` loads through InnoDB's bulk insert (MariaDB 10.11.11 and later, for the
+  // namespace's profiles and relations): one LOAD DATA with unique_checks and foreign_key_checks off, into an
+  // empty table, writes one undo record and builds every index of the table by sorting, at commit. One stream,
+  // as the statement locks the table. The relations' indexes are declared first, on the empty table, so that
+  // they are built that way too instead of by an ALTER after the load.
+  #bulkInsert(table) {
+    return Boolean(this.#server?.bulkInsert) && (table === this.#tables.profiles || table === this.#tables.relations);
+  }
+
+  // One stream of a phase: a LOAD DATA on a connection of its own; a part is the phase's items (turned into rows by
+  // `toRow`) or lines already in LOAD DATA's format (bytes).
+  async #openLoad(table, columns, toRow = null) {
+    const bulkInsert = this.#bulkInsert(table);
+    if (bulkInsert && table === this.#tables.relations && !(await this.#relationIndexes())) {
+      await this.#connection.query(createIndexesSql(this.#tables));
+    }
     const connection = await this.#connection.getConnection();
+    try {
+      if (bulkInsert) await connection.query('SET unique_checks = 0, foreign_key_checks = 0');
+    } catch (error) {
+      connection.destroy();
+      throw error;
+    }
     const load = new LoadStream(connection, table, columns);
     return {
-      write: (items) => load.write(items, toRow),
+      write: (part) => (part instanceof Uint8Array ? load.writeLines(part) : load.write(part, toRow)),
       async end() {
         try {
           await load.end();
+          if (bulkInsert) await connection.query('SET unique_checks = 1, foreign_key_checks = 1');
         } catch (error) {
           connection.destroy();
           throw error;
@@ -287,9 +351,9 @@ export class MysqlAdapter {
 
   async #serverLimits() {
     const [[row]] = await this.#connection.query(
-      'SELECT @@local_infile AS localInfile, @@max_allowed_packet AS maxAllowedPacket',
+      'SELECT @@local_infile AS localInfile, @@max_allowed_packet AS maxAllowedPacket, VERSION() AS version',
     );
-    return { localInfile: Boolean(row.localInfile), maxAllowedPacket: row.maxAllowedPacket };
+    return { localInfile: Boolean(row.localInfile), maxAllowedPacket: row.maxAllowedPacket, bulkInsert: hasBulkInsert(row.version) };
   }
 
   // --- operations ---
@@ -465,4 +529,13 @@ function parseObject(text) {
 function loadFailed(table, error) {
   if (error instanceof BenchError) return error;
   return new BenchError(ErrorCodes.IMPORT, `mysql: LOAD DATA into ${table} failed: ${error.message}`, { cause: error });
+}
+
+// InnoDB's bulk insert into an empty table (unique_checks and foreign_key_checks off) takes LOAD DATA reliably from
+// MariaDB 10.11.11 on (MDEV-34703 fixed a crash of LOAD DATA on that path); Oracle MySQL has no such path.
+export function hasBulkInsert(version) {
+  const match = /^(\d+)\.(\d+)\.(\d+)-MariaDB/.exec(String(version));
+  if (!match) return false;
+  const [major, minor, patch] = match.slice(1).map(Number);
+  return major > 10 || (major === 10 && (minor > 11 || (minor === 11 && patch >= 11)));
 }

@@ -19,6 +19,7 @@ const ROW_OVERHEAD_BYTES = 16;
 const WARNINGS_SHOWN = 3;
 // How much of a LoadStream may wait in the client, unsent, before a write waits for the socket.
 const LOAD_BUFFER_BYTES = 4 * 2 ** 20;
+const NEWLINE = 0x0a;
 
 // Most values need nothing, hence the tests before the replace (three scans for single characters are cheaper
 // than the regular expression's).
@@ -82,6 +83,18 @@ export class LoadStream {
     for (const chunk of tsvChunks(items, toRow)) room = this.#input.write(chunk);
     this.#rows += items.length;
     // Before the server asks for the file, the rows wait in #input; after, in the socket.
+    if (!room) await this.#until(this.#input, 'drain');
+    if (this.#socket.writableLength > LOAD_BUFFER_BYTES) await this.#until(this.#socket, 'drain');
+    if (this.#error) throw this.#error;
+  }
+
+  // Queues lines already in LOAD DATA's format (bytes, each line ending in a newline), one row each.
+  async writeLines(bytes) {
+    if (this.#error) throw this.#error;
+    let rows = 0;
+    for (let i = 0; i < bytes.length; i += 1) if (bytes[i] === NEWLINE) rows += 1;
+    this.#rows += rows;
+    const room = this.#input.write(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
     if (!room) await this.#until(this.#input, 'drain');
     if (this.#socket.writableLength > LOAD_BUFFER_BYTES) await this.#until(this.#socket, 'drain');
     if (this.#error) throw this.#error;

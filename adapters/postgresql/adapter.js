@@ -4,10 +4,10 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import async from 'async';
 import { BenchError, ErrorCodes } from '../../core/errors.js';
-import { BulkLoad, IMPORT_STREAMS, split } from '../bulk-load.js';
+import { BULK_LOAD_MODULE, BulkLoad, IMPORT_STREAMS, split } from '../bulk-load.js';
 import { REPORTED_SETTINGS, openPool } from './connection.js';
 import { openPostgresDriver } from './postgres-driver.js';
-import { COPY_MODULE, CopyStream, copyLine } from './copy.js';
+import { CopyStream, copyLine } from './copy.js';
 import { deleteDocument, getDocument, insertDocument, updateDocument } from './crud.js';
 import { graphOperations } from './graph.js';
 import {
@@ -274,7 +274,7 @@ export class PostgresAdapter {
 
   // The relations' COPY text, relation lines made on the dataset reader's thread.
   relationRows() {
-    return { module: COPY_MODULE, name: 'copyParts', input: 'lines', options: { parts: this.#bulk.streams } };
+    return { module: BULK_LOAD_MODULE, name: 'lineParts', input: 'lines', options: { parts: this.#bulk.streams } };
   }
 
   async importRelationRows(texts) {

@@ -4,7 +4,6 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { split } from '../bulk-load.js';
 
 const NULL = '\\N';
-const NEWLINE_BYTE = 0x0a;
 const SPECIALS = /[\\\t\n\r]/g;
 const ESCAPES = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 // How much a COPY stream buffers in the client before a write waits for the socket to take it.
@@ -40,30 +39,6 @@ export function copyTexts(rows, parts, rowValues) {
     return encoder.encode(text);
   });
 }
-
-// Lines of COPY text (bytes) in `parts` pieces of about equal size, each cut after a newline and owning its buffer;
-// fewer when there are too few lines.
-export function splitLines(bytes, parts) {
-  const pieces = [];
-  let start = 0;
-  for (let part = 1; part < parts && start < bytes.length; part += 1) {
-    const cut = bytes.indexOf(NEWLINE_BYTE, Math.max(start, Math.floor((bytes.length * part) / parts) - 1));
-    if (cut === -1 || cut + 1 >= bytes.length) break;
-    pieces.push(bytes.slice(start, cut + 1));
-    start = cut + 1;
-  }
-  if (start < bytes.length) pieces.push(bytes.slice(start));
-  return pieces;
-}
-
-// Lines already in COPY's text format (profile or relation lines made on the dataset reader's thread,
-// ../../datasets/import-rows.js), cut into one part per stream.
-export function copyParts({ bytes }, { parts }) {
-  return splitLines(bytes, parts);
-}
-
-// This module, for the dataset reader's thread to import.
-export const COPY_MODULE = import.meta.url;
 
 // One COPY kept open across many batches on one connection: the server parses rows while the client reads
 // the next ones, and pays the COPY's start and commit once. A write resolves as soon as the client's buffer

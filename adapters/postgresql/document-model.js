@@ -2,13 +2,14 @@
 // is stored whole, `_key` included, so a read hands the parsed jsonb back unchanged: jsonb keeps strings as
 // strings and numbers as numbers, and an absent field stays absent.
 import { SCHEMA_SUFFIXES } from './schema.js';
-import { COPY_MODULE, copyTexts } from './copy.js';
+import { BULK_LOAD_MODULE } from '../bulk-load.js';
+import { copyTexts } from './copy.js';
 
 export const documentModel = {
   // How the dataset reader's thread makes the profiles' COPY text (adapter.js, profileRows): profile lines
   // (../../datasets/profile-lines.js), `<key>\t<JSON>\n` with the backslashes doubled, are already this model's
   // rows, and only need cutting into one part per stream.
-  profileRows: { module: COPY_MODULE, name: 'copyParts', input: 'lines' },
+  profileRows: { module: BULK_LOAD_MODULE, name: 'lineParts', input: 'lines' },
   schemaSuffix: SCHEMA_SUFFIXES.document,
   // The columns after `_key`, for profiles and temporary collections alike.
   columnsSql: 'doc jsonb NOT NULL',

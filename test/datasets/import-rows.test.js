@@ -79,7 +79,7 @@ test('relations: COPY lines of every pair, in parts, with the file\'s sha256', a
   for (let i = 1; i <= 30_000; i += 1) content += `${i}\t${(i % 977) + 1}\n`;
   const file = await fixture(t, content);
   const digest = {};
-  const format = { module: new URL('../../adapters/postgresql/copy.js', import.meta.url).href, name: 'copyParts', input: 'lines', options: { parts: 2 } };
+  const format = { module: new URL('../../adapters/bulk-load.js', import.meta.url).href, name: 'lineParts', input: 'lines', options: { parts: 2 } };
   const batches = await collect(readImportRows(file, { role: 'relations', digest, format }));
   assert.ok(batches.every((batch) => batch.rows.length === 2));
   let expected = '';

@@ -2,7 +2,8 @@
 // (PostgreSQL's COPY, MySQL's LOAD DATA LOCAL INFILE), registered in the calling describe(). `open(concurrency)`
 // connects an adapter to a fresh test namespace (the caller's afterEach closes it and drops the namespace);
 // `loading()` lists the server's sessions running such a statement in that namespace; `profileCount()` counts
-// the profiles another session sees.
+// the profiles another session sees. `streams`: how many statements a phase of the namespace's profiles or
+// relations runs at --concurrency 4 (one for MySQL's InnoDB bulk insert).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
@@ -19,13 +20,13 @@ async function settledLoading(loading, count = 0) {
   return loading();
 }
 
-export function streamedImportTests({ open, loading, profileCount }) {
-  test('the batches of a phase go through two statements that stay open until the flush', async () => {
+export function streamedImportTests({ open, loading, profileCount, streams = 2 }) {
+  test(`the batches of a phase go through ${streams === 1 ? 'one statement that stays' : `${streams} statements that stay`} open until the flush`, async () => {
     const db = await open(4);
     await db.resetNamespace();
     await db.importProfiles(profiles(1, 1001));
-    const first = await settledLoading(loading, 2);
-    assert.equal(first.length, 2, 'two streams');
+    const first = await settledLoading(loading, streams);
+    assert.equal(first.length, streams, 'the streams');
     await db.importProfiles(profiles(1001, 2001));
     assert.deepEqual(await loading(), first, 'the same sessions take the next batch');
     assert.equal(await profileCount(), 0, 'nothing is visible before the flush');
@@ -34,7 +35,7 @@ export function streamedImportTests({ open, loading, profileCount }) {
     assert.equal(await profileCount(), 2000);
 
     await db.importRelations([{ _from: 'P1', _to: 'P2' }, { _from: 'P2', _to: 'P1' }, { _from: 'P3', _to: 'P1' }]);
-    assert.equal((await settledLoading(loading, 2)).length, 2);
+    assert.equal((await settledLoading(loading, streams)).length, streams);
     await db.flushRelations();
     assert.deepEqual(await db.counts(), { profiles: 2000, relations: 3 });
   });
@@ -62,7 +63,7 @@ export function streamedImportTests({ open, loading, profileCount }) {
     const db = await open(4);
     await db.resetNamespace();
     await db.importProfiles(profiles(1, 101));
-    assert.equal((await settledLoading(loading, 2)).length, 2);
+    assert.equal((await settledLoading(loading, streams)).length, streams);
     await db.close();
     assert.deepEqual(await settledLoading(loading), []);
     assert.equal(await profileCount(), 0);

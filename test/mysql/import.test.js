@@ -1,7 +1,10 @@
 // The bulk import streams each phase through LOAD DATA LOCAL INFILE statements that stay open across batches
 // (bulk.js LoadStream). These tests watch the server's own view of them (the process list) and what ends or
-// abandons them. Runs against the local server of `bench server start mariadb`.
-import { after, afterEach, before, describe } from 'node:test';
+// abandons them. Runs against the local server of `bench server start mariadb`, where InnoDB's bulk insert takes
+// the namespace's profiles and relations through one statement each (adapter.js, #bulkInsert).
+import assert from 'node:assert/strict';
+import { after, afterEach, before, describe, test } from 'node:test';
+import { hasBulkInsert } from '../../adapters/mysql/adapter.js';
 import mysql from '../../adapters/mysql/description.js';
 import { openConnection } from '../../adapters/mysql/connection.js';
 import { serverTarget } from '../helpers/servers.js';
@@ -9,6 +12,18 @@ import { streamedImportTests } from '../helpers/streamed-import.js';
 
 const NAMESPACE = 'dbshootout_test_import';
 const { options, skip } = serverTarget(mysql, { namespace: NAMESPACE });
+
+// One statement per phase where the server has InnoDB's bulk insert, else two.
+async function phaseStreams() {
+  const connection = await openConnection(options);
+  try {
+    const [[{ version }]] = await connection.query('SELECT VERSION() AS version');
+    return hasBulkInsert(version) ? 1 : 2;
+  } finally {
+    await connection.end();
+  }
+}
+const streams = skip ? 2 : await phaseStreams();
 
 describe('mysql streamed import', { skip }, () => {
   let admin;
@@ -49,5 +64,14 @@ describe('mysql streamed import', { skip }, () => {
     await admin?.end();
   });
 
-  streamedImportTests({ open, loading: loadingConnections, profileCount });
+  streamedImportTests({ open, loading: loadingConnections, profileCount, streams });
+});
+
+test('InnoDB\'s bulk insert is taken on MariaDB from 10.11.11 on, never on Oracle MySQL', () => {
+  for (const [version, bulk] of [
+    ['10.11.19-MariaDB-0+deb12u1', true], ['10.11.11-MariaDB', true], ['10.11.10-MariaDB-log', false],
+    ['10.6.20-MariaDB', false], ['10.12.1-MariaDB', true], ['11.4.5-MariaDB-ubu2404', true], ['8.0.36', false], ['8.4.2-log', false],
+  ]) {
+    assert.equal(hasBulkInsert(version), bulk, version);
+  }
 });
