@@ -1,6 +1,6 @@
 // Result files: written whole, and never over another invocation's file.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
@@ -33,4 +33,13 @@ test('a file that cannot be created for another reason than its existence fails 
   const result = { startedAt: '2026-11-21T23:45:01.123Z', db: { id: 'x'.repeat(300) }, dataset: { scale: 'tiny' } };
   assert.throws(() => claimResultFile(path.join(dir, 'long'), result), { code: 'ENAMETOOLONG' });
   assert.deepEqual(readdirSync(path.join(dir, 'long')), []);
+});
+
+test('the thousandth name is still claimed; a database id holding ".json" keeps it', () => {
+  const result = { startedAt: '2026-11-21T23:45:01.123Z', db: { id: 'x.json' }, dataset: { scale: 'tiny' } };
+  const out = path.join(dir, 'almost-full');
+  const first = claimResultFile(out, result);
+  assert.equal(path.basename(first), 'x.json-tiny-20261121T234501Z.json');
+  for (let n = 2; n < 1000; n += 1) closeSync(openSync(path.join(out, `x.json-tiny-20261121T234501Z-${n}.json`), 'w'));
+  assert.equal(path.basename(claimResultFile(out, result)), 'x.json-tiny-20261121T234501Z-1000.json');
 });

@@ -175,3 +175,54 @@ test('bench compare\'s page: the sides in its title, the legend, the chart, and 
   assert.ok(page.includes(`<h2>Figures</h2><pre>${COMPARE_FORMATS.table(c).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')}</pre>\n</body></html>\n`));
   assert.ok(page.includes('a = before&lt;: sqlite 3.45'));
 });
+
+test('the whole table and Markdown: a blank line between the sides, the rows and the summary; several harnesses and configurations', () => {
+  const c = comparison({ summary: { notComparable: ['aggregation', 'hardPath'] } });
+  c.b.harness = ['0.1.0', '0.2.0'];
+  c.b.config = [{ concurrency: 25, runs: 3 }, { concurrency: 50, runs: 5 }];
+  c.workloads = [
+    c.workloads[0],
+    // No verdict: a word only where a side did not pass.
+    { ...c.workloads[1], verdict: null },
+    { ...c.workloads[2], a: side('a', 'failed', null), b: side('b', 'passed', 1) },
+  ];
+  assert.deepEqual(COMPARE_FORMATS.table(c).split('\n'), [
+    'a = before/: sqlite 3.45, harness 0.1.0, concurrency 25, 3 runs (1 file)',
+    'b = after/: sqlite 3.45 | 3.46, harness 0.1.0 | 0.2.0, concurrency 25, 3 runs | concurrency 50, 5 runs (2 files)',
+    'dataset: synthetic-tiny-s1-g1',
+    'speedup = median(a) / median(b); 95% CI: percentile bootstrap, seed 1; faster or slower only when the interval excludes 1',
+    '',
+    'workload     a median ms  b median ms  speedup         95% CI  b time vs a  verdict',
+    'singleRead           200          100    2.00×    1.50 – 2.50       -50.0%  faster',
+    'singleWrite        10.00        12.50    0.80×  n/a (one run)       +25.0%',
+    'aggregation       failed         1.00                                       not comparable',
+    '',
+    'summary: geometric mean speedup 1.265× over 2 workloads: b is faster in 1, slower in 0, not significantly different in 1; not comparable: aggregation, hardPath',
+    '',
+  ]);
+  assert.deepEqual(COMPARE_FORMATS.markdown(c).split('\n'), [
+    '# db-shootout comparison',
+    '',
+    '- a = before/: sqlite 3.45, harness 0.1.0, concurrency 25, 3 runs (1 file)',
+    '- b = after/: sqlite 3.45 \\| 3.46, harness 0.1.0 \\| 0.2.0, concurrency 25, 3 runs \\| concurrency 50, 5 runs (2 files)',
+    '- dataset: synthetic-tiny-s1-g1',
+    '- speedup = median(a) / median(b); 95% CI: percentile bootstrap, seed 1; faster or slower only when the interval excludes 1',
+    '',
+    '| workload | a median ms | b median ms | speedup | 95% CI | b time vs a | verdict |',
+    '|---|---:|---:|---:|---:|---:|---|',
+    '| singleRead | 200 | 100 | 2.00× | 1.50 – 2.50 | -50.0% | faster |',
+    '| singleWrite | 10.00 | 12.50 | 0.80× | n/a (one run) | +25.0% |  |',
+    '| aggregation | failed | 1.00 |  |  |  | not comparable |',
+    '',
+    '- summary: geometric mean speedup 1.265× over 2 workloads: b is faster in 1, slower in 0, not significantly different in 1; not comparable: aggregation, hardPath',
+    '',
+  ]);
+});
+
+test('the speedup chart: no verdict, a quote in a name, an interval down to zero', () => {
+  const chart = speedupChart({ workloads: [{ name: 'say "hi"', speedup: 1.5, ci: { low: 0, high: 2 }, verdict: null }] });
+  assert.ok(chart.includes('<title>say &quot;hi&quot;: 1.5× (95% CI 0 – 2) </title>'), chart);
+  // An interval's bound of 0 (no positive figure) does not stretch the axis: 0.5× to 2× as for the speedup alone.
+  assert.deepEqual([...chart.matchAll(/text-anchor="middle">([^<]*×)<\/text>/g)].map((match) => match[1]), ['1/2×', '1×', '2×']);
+  assert.ok(!/NaN|Infinity/.test(chart), chart);
+});

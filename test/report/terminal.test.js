@@ -304,3 +304,17 @@ test('the graph suite\'s import line: reused, or loaded without a floor or bytes
   const plain = { ...graphResult('server'), import: { reused: false, edges: 6000, ms: 2500, edgesPerSec: 2400, indexesMs: 120, diskBytes: 2 * 1024 ** 2, diskScope: 'namespace' } };
   assert.equal(formatTable(plain).split('\n')[1], 'import: 6,000 edges in 2.50 s (2,400 edges/s, indexes 0.12 s); 2.0 MiB on disk');
 });
+
+test('exactly a GiB on disk is a GiB; the dataset files\' read statistics close the table, after a blank line', () => {
+  const result = { ...socialResult(), import: { ...socialResult().import, diskBytes: 1024 ** 3, diskScope: 'namespace' }, resources: null };
+  result.dataset = { ...result.dataset, readStats: { profiles: { repairedLines: 2, skippedLines: 0 }, relations: null } };
+  result.workloads = { singleRead: { ...result.workloads.singleRead, resources: null } };
+  assert.deepEqual(formatTable(result).split('\n').slice(1), [
+    'import: 12.35 s (profiles 7868/s, relations 272535/s, indexes 2.50 s); 1.00 GiB on disk',
+    '',
+    'workload    status   ops  median ms  ops/s  p50 ms  p99 ms  sd ms',
+    'singleRead  ok      1000        200   5000   0.200    2.00    100',
+    '',
+    'dataset files read: profiles 2 lines repaired (invalid UTF-8)',
+  ]);
+});
