@@ -14,6 +14,7 @@ import { MANIFEST, readManifest, sha256 } from './directory.js';
 import { CIT_PATENTS_GZ, readFetchManifest, snapDir } from './fetch.js';
 import { createReadStats } from './read-source.js';
 import { DEFAULT_SEED } from './scales.js';
+import { workerInbox } from './worker-inbox.js';
 
 export { derivedWeight };
 
@@ -133,20 +134,7 @@ async function* readBatches(file, { batchSize = DEFAULT_BATCH, digest = null } =
   const worker = new Worker(new URL('./edge-batch-worker.js', import.meta.url), {
     workerData: { file, batchSize, sets: BATCH_SETS, hash: digest !== null },
   });
-  const inbox = [];
-  let wake = null;
-  const deliver = (message) => {
-    inbox.push(message);
-    wake?.();
-  };
-  worker.on('message', deliver);
-  worker.on('error', (error) => deliver({ error: { message: error.message, code: null, bench: false } }));
-  worker.on('exit', (code) => deliver({ error: { message: `the reader's thread ended (exit code ${code})`, code: null, bench: false } }));
-  const receive = async () => {
-    while (inbox.length === 0) await new Promise((resolve) => { wake = resolve; });
-    wake = null;
-    return inbox.shift();
-  };
+  const receive = workerInbox(worker);
   try {
     for (;;) {
       const { batch, done, error } = await receive();

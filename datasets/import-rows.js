@@ -11,6 +11,7 @@
 // thread.
 import { Worker } from 'node:worker_threads';
 import { BenchError, ErrorCodes } from '../core/errors.js';
+import { workerInbox } from './worker-inbox.js';
 
 // Batches the worker may have ready before the main thread asks for them.
 const AHEAD = 2;
@@ -19,20 +20,7 @@ export async function* readImportRows(file, { role = 'profiles', batchSize = 100
   const worker = new Worker(new URL('./import-rows-worker.js', import.meta.url), {
     workerData: { file, role, batchSize, skipBad, hash: digest !== null, format },
   });
-  const inbox = [];
-  let wake = null;
-  const deliver = (message) => {
-    inbox.push(message);
-    wake?.();
-  };
-  worker.on('message', deliver);
-  worker.on('error', (error) => deliver({ error: { message: error.message, code: null, bench: false } }));
-  worker.on('exit', (code) => deliver({ error: { message: `the reader's thread ended (exit code ${code})`, code: null, bench: false } }));
-  const receive = async () => {
-    while (inbox.length === 0) await new Promise((resolve) => { wake = resolve; });
-    wake = null;
-    return inbox.shift();
-  };
+  const receive = workerInbox(worker);
   try {
     for (let i = 0; i < AHEAD; i += 1) worker.postMessage({ next: true });
     for (;;) {

@@ -3,35 +3,19 @@
 // readProfiles raises; a caller that stops early ends the thread.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
 import { copyLine } from '../../adapters/postgresql/copy.js';
 import { documentModel, profileCopyTexts } from '../../adapters/postgresql/document-model.js';
 import { BenchError, ErrorCodes } from '../../core/errors.js';
-import { PROFILE_COLUMNS } from '../../datasets/columns.js';
 import { readImportRows } from '../../datasets/import-rows.js';
 import { createReadStats, readProfiles, readRelations } from '../../datasets/read.js';
+import { profileFile, profileLine } from '../helpers/profile-files.js';
 
 const SQLITE_ROWS = { module: new URL('../../adapters/sqlite/import-rows.js', import.meta.url).href, name: 'profileValues', input: 'lines', options: null };
 // A format that takes the documents: PostgreSQL's document model, one stream.
 const DOCUMENT_COPY = { module: new URL('../../adapters/postgresql/document-model.js', import.meta.url).href, name: 'profileCopyTexts', options: { parts: 1 } };
 const decode = (bytes) => new TextDecoder().decode(bytes);
-
-async function fixture(t, content) {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'db-shootout-import-rows-'));
-  t.after(() => rm(dir, { recursive: true, force: true }));
-  const file = path.join(dir, 'profiles.txt');
-  await writeFile(file, content);
-  return file;
-}
-
-function profileLine(id, values = {}) {
-  const fields = PROFILE_COLUMNS.map((column) => values[column] ?? 'null');
-  fields[0] = String(id);
-  return `${fields.join('\t')}\t\n`;
-}
 
 // `count` profiles with a varied subset of fields, a backslash, a tab-free quote and non-ASCII text among them.
 function profiles(count) {
@@ -53,7 +37,7 @@ async function collect(reader) {
 
 test('rows are the format applied to readProfiles\' batches, with its statistics and the sha256 of the file', async (t) => {
   const content = profiles(2500);
-  const file = await fixture(t, content);
+  const file = await profileFile(t, content);
   const expected = (await collect(readProfiles(file, { batchSize: 1000 }))).map((docs) => profileCopyTexts(docs, { parts: 1 }).map(decode));
 
   const stats = createReadStats();
@@ -66,7 +50,7 @@ test('rows are the format applied to readProfiles\' batches, with its statistics
 });
 
 test('SQLite\'s rows from profile lines: each key and JSON.stringify of its document, backslashes and all', async (t) => {
-  const file = await fixture(t, profiles(2500));
+  const file = await profileFile(t, profiles(2500));
   const expected = (await collect(readProfiles(file))).flat().flatMap((doc) => [doc._key, JSON.stringify(doc)]);
   const batches = await collect(readImportRows(file, { format: SQLITE_ROWS }));
   assert.deepEqual(batches.flatMap((batch) => batch.rows), expected);
@@ -77,7 +61,7 @@ test('SQLite\'s rows from profile lines: each key and JSON.stringify of its docu
 test('relations: COPY lines of every pair, in parts, with the file\'s sha256', async (t) => {
   let content = '';
   for (let i = 1; i <= 30_000; i += 1) content += `${i}\t${(i % 977) + 1}\n`;
-  const file = await fixture(t, content);
+  const file = await profileFile(t, content);
   const digest = {};
   const format = { module: new URL('../../adapters/bulk-load.js', import.meta.url).href, name: 'lineParts', input: 'lines', options: { parts: 2 } };
   const batches = await collect(readImportRows(file, { role: 'relations', digest, format }));
@@ -90,7 +74,7 @@ test('relations: COPY lines of every pair, in parts, with the file\'s sha256', a
 });
 
 test('byte arrays arrive whole: PostgreSQL\'s COPY text of each stream, in the order of the documents', async (t) => {
-  const file = await fixture(t, profiles(301));
+  const file = await profileFile(t, profiles(301));
   const docs = (await collect(readProfiles(file, { batchSize: 301 })))[0];
   const format = { module: new URL('../../adapters/postgresql/document-model.js', import.meta.url).href, name: 'profileCopyTexts', options: { parts: 2 } };
   const [batch] = await collect(readImportRows(file, { batchSize: 301, format }));
@@ -101,7 +85,7 @@ test('byte arrays arrive whole: PostgreSQL\'s COPY text of each stream, in the o
 });
 
 test('a malformed line is readProfiles\' error; with skipBad it is counted and skipped', async (t) => {
-  const file = await fixture(t, profiles(3) + profileLine(4).replace('\tnull\t\n', '\t\n') + profiles(0));
+  const file = await profileFile(t, profiles(3) + profileLine(4).replace('\tnull\t\n', '\t\n') + profiles(0));
   let expected;
   try {
     await collect(readProfiles(file));
@@ -121,7 +105,7 @@ test('a malformed line is readProfiles\' error; with skipBad it is counted and s
 });
 
 test('a caller that stops early ends the thread; a format the module does not export is an error', async (t) => {
-  const file = await fixture(t, profiles(5000));
+  const file = await profileFile(t, profiles(5000));
   const counts = [];
   for await (const batch of readImportRows(file, { batchSize: 100, format: DOCUMENT_COPY })) {
     counts.push(batch.count);

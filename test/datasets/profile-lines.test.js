@@ -4,29 +4,12 @@
 // parser's own path with the same errors and statistics; relation lines are `P<from>\tP<to>\n` for every pair
 // readRelations gives.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { test } from 'node:test';
 import { splitLines } from '../../adapters/bulk-load.js';
 import { copyLine } from '../../adapters/postgresql/copy.js';
-import { PROFILE_COLUMNS } from '../../datasets/columns.js';
 import { readProfileLines } from '../../datasets/profile-lines.js';
 import { createReadStats, readProfiles, readRelationLines, readRelations } from '../../datasets/read.js';
-
-async function fixture(t, content) {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'db-shootout-lines-'));
-  t.after(() => rm(dir, { recursive: true, force: true }));
-  const file = path.join(dir, 'data.txt');
-  await writeFile(file, content);
-  return file;
-}
-
-function profileLine(id, values = {}) {
-  const fields = PROFILE_COLUMNS.map((column) => values[column] ?? 'null');
-  fields[0] = String(id);
-  return `${fields.join('\t')}\t\n`;
-}
+import { profileFile, profileLine } from '../helpers/profile-files.js';
 
 async function collect(reader) {
   const all = [];
@@ -65,7 +48,7 @@ test('every line is the COPY line of the document readProfiles makes, escapes an
   for (let id = 1; id <= 3000; id += 1) {
     content += profileLine(id, { ...AWKWARD[id % AWKWARD.length], ...(id % 11 === 0 ? { hobbies: `hobby ${id}` } : {}) });
   }
-  const file = await fixture(t, content);
+  const file = await profileFile(t, content);
   const stats = createReadStats();
   const { text, count } = await linesOf(file, { stats });
   assert.equal(count, 3000);
@@ -81,7 +64,7 @@ test('lines cut across chunks and lines with invalid UTF-8 take the parser\'s pa
   for (let id = 1; id <= 6000; id += 1) parts.push(Buffer.from(profileLine(id, { region: 'x'.repeat(400 + (id % 97)), AGE: String(id % 80) })));
   const inRegion = parts[4321].indexOf('xxxx');
   parts[4321] = Buffer.concat([parts[4321].subarray(0, inRegion), Buffer.from([0xff]), parts[4321].subarray(inRegion)]);
-  const file = await fixture(t, Buffer.concat(parts));
+  const file = await profileFile(t, Buffer.concat(parts));
   const stats = createReadStats();
   const { text, count } = await linesOf(file, { stats });
   const reference = createReadStats();
@@ -101,7 +84,7 @@ for (const [problem, content, line] of [
   ['an empty line', `${profileLine(1)}\n${profileLine(2)}`, 2],
 ]) {
   test(`a profile file with ${problem}: readProfiles' error, or with skipBad its count`, async (t) => {
-    const file = await fixture(t, content);
+    const file = await profileFile(t, content);
     let expected;
     await collect(readProfiles(file)).catch((error) => { expected = error; });
     assert.ok(expected, 'readProfiles refuses it');
@@ -121,7 +104,7 @@ test('relation lines are P<from>\\tP<to>\\n for every pair readRelations gives; 
   let content = '';
   for (let i = 1; i <= 50_000; i += 1) content += `${i}\t${(i * 7919) % 2_147_483_647 || 1}\n`;
   content += '2147483647\t1\n9\t10\t\n';
-  const file = await fixture(t, content);
+  const file = await profileFile(t, content);
   const stats = createReadStats();
   const batches = await collect(readRelationLines(file, { stats }));
   let expected = '';
@@ -130,7 +113,7 @@ test('relation lines are P<from>\\tP<to>\\n for every pair readRelations gives; 
   assert.equal(batches.reduce((sum, { count }) => sum + count, 0), 50_002);
   assert.equal(stats.rows, 50_002);
 
-  const bad = await fixture(t, '1\t2\n1\tx\n');
+  const bad = await profileFile(t, '1\t2\n1\tx\n');
   await assert.rejects(collect(readRelationLines(bad)), (error) => error.code === 'E_DATASET' && error.message.startsWith(`${bad}:2: `));
 });
 
