@@ -257,4 +257,53 @@ describe('merging the shards of one run, field by field', () => {
     assert.throws(() => orderShards([{ file: 'a.json', result: plain }, { file: 'b.json', result: null }, { file: 'c.json', result: partial({ index: 0 }) }]),
       usage('not a partial result of a sharded run (bench run --shard): a.json, b.json'));
   });
+
+  test('the finer points: a zero span, exactly at the target\'s edge, the runs in order, each shard\'s span, the latest end of three', () => {
+    const openLoop = { targetRate: 2000, achievedRate: 2000, sendLagMs: { mean: 1, max: 1 }, note: null };
+    // Every answer at one instant: no rate, rather than an infinite one.
+    const instant = [0, 1].map((index) => partial({ index, count: 2, startMs: T0, endMs: T0, openLoop }));
+    assert.equal(mergeShards(documents(instant)).workloads[KEY].runs[0].openLoop.achievedRate, 0);
+    // 2 × 1000 answers in 2000 / 3.8 ms against 2 × 2000 a second: 3,800 achieved is exactly 95% of 4,000, not behind it.
+    const edge = [0, 1].map((index) => partial({ index, count: 2, startMs: T0, endMs: T0 + 2000 / 3.8, openLoop }));
+    const [edgeRun] = mergeShards(documents(edge)).workloads[KEY].runs;
+    assert.deepEqual([edgeRun.openLoop.achievedRate, edgeRun.openLoop.targetRate, edgeRun.openLoop.note], [3800, 4000, null]);
+    assert.deepEqual(edgeRun.span.shards, edge.map((shard) => shard.workloads[KEY].runs[0].span));
+
+    // Runs listed out of order in a shard are merged in order of their number.
+    const shards = [0, 1, 2].map((index) => partial({ index }));
+    for (const shard of shards) {
+      const [first] = shard.workloads[KEY].runs;
+      shard.workloads[KEY].runs = [3, 1, 2].map((run) => ({ ...first, run }));
+    }
+    shards[0].finishedAt = '2026-01-01T12:00:03.000Z';
+    shards[1].finishedAt = '2026-01-01T12:00:01.000Z';
+    shards[2].finishedAt = '2026-01-01T12:00:02.000Z';
+    const merged = mergeShards(documents(shards));
+    assert.deepEqual(merged.workloads[KEY].runs.map((run) => run.run), [1, 2, 3]);
+    assert.equal(merged.finishedAt, '2026-01-01T12:00:03.000Z');
+    // Shard 0 without a run the others have.
+    shards[0].workloads[KEY].runs = shards[0].workloads[KEY].runs.filter((run) => run.run !== 2);
+    assert.throws(() => mergeShards(documents(shards)), { code: 'E_USAGE', message: `shard 0 has no run 2 of ${KEY} (the others have)` });
+  });
+
+  test('a workload no shard ran is not run; a shard interrupted after its runs makes the document interrupted; the flag cut however written', () => {
+    const shards = [0, 1].map((index) => partial({ index, count: 2 }));
+    for (const shard of shards) addWorkload(shard, { name: 'later', compared: true, operation: 'x', description: 'y' }, true);
+    shards[1].interrupted = true;
+    shards[0].command = 'bench run --suite mixed --shard  0/2 --run-id r1';
+    const merged = mergeShards(documents(shards));
+    assert.equal(merged.workloads.later.status, 'not run');
+    assert.equal(merged.interrupted, true);
+    assert.equal(merged.command, 'bench run --suite mixed --run-id r1');
+    assert.equal(mergeShards(documents([0, 1].map((index) => partial({ index, count: 2 })))).interrupted, false);
+  });
+
+  test('unfinished shards: each named, with its error where it has one', () => {
+    const stopped = [0, 1, 2].map((index) => partial({ index, complete: index === 0 }));
+    stopped[1].error = { code: null, message: 'killed' };
+    assert.throws(() => orderShards(documents(stopped)), {
+      code: 'E_USAGE',
+      message: 'run r1 has unfinished shards (stopped before their end, complete: false): shard-1.json (shard 1 of 3): killed; shard-2.json (shard 2 of 3)',
+    });
+  });
 });
