@@ -89,3 +89,46 @@ test('no percentages against a baseline that is missing, failed or without a pos
     assert.deepEqual([results.other.normalisedPct, results.other.significant], [null, null], JSON.stringify(baseline));
   }
 });
+
+test('a database\'s import, server and reproducibility figures over its files: each import once, the peaks, every distinct value', () => {
+  const full = (file, extra) => ({
+    file,
+    result: {
+      db: { id: 'pg', name: 'PostgreSQL', version: '17', driver: { name: 'pg', version: '8' }, settings: { shared_buffers: '1GB' } },
+      dataset: { id: 'd', name: 'synthetic', scale: 'tiny', seed: 1, profiles: 10, relations: 20 },
+      config: { concurrency: 25, runs: 3, preset: null },
+      harness: { name: 'db-shootout', version: '1', commit: 'abc' },
+      environment: { cpu: 'x', cores: 2, memoryBytes: 8, os: 'linux', node: '20', hostname: 'h' },
+      complete: true, workloads: { singleRead: passed(5) },
+      ...extra,
+    },
+  });
+  const documents = [
+    full('a.json', { import: { importedAt: 't1', ms: 1000, diskBytes: 100, diskScope: 'namespace' }, resources: { server: { rssPeakBytes: 5, rssMeanBytes: 3, cpuPeakPct: 150, cpuMeanPct: 50, source: 'docker' } } }),
+    // The same import reused: counted once.
+    full('b.json', { import: { importedAt: 't1', ms: 1000, diskBytes: 100, diskScope: 'namespace', reused: true }, resources: { server: { rssPeakBytes: 9, rssMeanBytes: 2, cpuPeakPct: 120, cpuMeanPct: 70, source: 'bench server' } } }),
+    full('c.json', { import: { importedAt: 't2', ms: 3000, diskBytes: 300, diskScope: 'data directory' }, resources: { server: { rssPeakBytes: 'n/a', source: null } }, db: { id: 'pg', name: 'PostgreSQL', version: '18', driver: null } }),
+    full('d.json', { import: { importedAt: 't3' }, resources: null, environment: null, harness: undefined, config: undefined, complete: false }),
+  ];
+  const pooled = poolDatabase('pg', documents, ['singleRead']);
+  assert.deepEqual(pooled.import, { imports: 3, ms: 2000, diskBytes: 200, diskScope: 'namespace, data directory' });
+  assert.deepEqual(pooled.server, { rssPeakBytes: 9, rssMeanBytes: 3, cpuPeakPct: 150, cpuMeanPct: 70, source: 'docker, bench server' });
+  assert.deepEqual(pooled.incompleteFiles, ['d.json']);
+  assert.deepEqual(pooled.reproducibility.dbVersion, ['17', '18']);
+  assert.deepEqual(pooled.reproducibility.driver, [{ name: 'pg', version: '8' }, null]);
+  assert.deepEqual(pooled.reproducibility.dataset, [{ id: 'd', name: 'synthetic', scale: 'tiny', seed: 1, profiles: 10, relations: 20 }]);
+  assert.deepEqual(pooled.reproducibility.config, [{ concurrency: 25, runs: 3, preset: null }, { concurrency: null, runs: null, preset: null }]);
+  assert.deepEqual(pooled.reproducibility.harness, [{ name: 'db-shootout', version: '1', commit: 'abc' }, null]);
+  assert.deepEqual(pooled.reproducibility.settings, [{ shared_buffers: '1GB' }, null]);
+  assert.deepEqual(pooled.reproducibility.machine, [{ cpu: 'x', cores: 2, memoryBytes: 8, os: 'linux', node: '20', hostname: 'h' }, null]);
+  // No figure at all: nulls, never zeros.
+  const bare = poolDatabase('x', [{ file: 'x.json', result: { db: { id: 'x' }, dataset: { id: 'd' }, workloads: {} } }], []);
+  assert.deepEqual(bare.import, { imports: 0, ms: null, diskBytes: null, diskScope: null });
+  assert.deepEqual(bare.server, { rssPeakBytes: null, rssMeanBytes: null, cpuPeakPct: null, cpuMeanPct: null, source: null });
+  assert.equal(bare.name, 'x');
+  assert.deepEqual(bare.reproducibility.dataset, [{ id: 'd', name: null, scale: null, seed: null, profiles: null, relations: null }]);
+  assert.deepEqual(bare.reproducibility.machine, [null]);
+  // A size without its scope, a time without a size.
+  const partial = poolDatabase('y', [{ file: 'y.json', result: { db: { id: 'y' }, import: { ms: 5, diskBytes: 7 }, workloads: {} } }, { file: 'z.json', result: { db: { id: 'y' }, import: { importedAt: 'u', ms: 9 }, workloads: {} } }], []);
+  assert.deepEqual(partial.import, { imports: 2, ms: 7, diskBytes: 7, diskScope: null });
+});
