@@ -25,14 +25,15 @@ before(async () => {
 after(() => rmSync(cacheDir, { recursive: true, force: true }));
 
 // The adapter, closed by its second relations batch: the relations phase is open, with a batch already sent.
+// The batch comes as relations, or as rows made on the reader's thread where the adapter declares relationRows().
 function interruptedOnRelations(adapter) {
   let batches = 0;
   return new Proxy(adapter, {
     get(target, name) {
-      if (name === 'importRelations') {
-        return async (edges) => {
+      if (name === 'importRelations' || name === 'importRelationRows') {
+        return async (...batch) => {
           batches += 1;
-          if (batches < 2) return target.importRelations(edges);
+          if (batches < 2) return target[name](...batch);
           await target.close();
           throw new Error('interrupted');
         };
