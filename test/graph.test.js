@@ -7,7 +7,7 @@ import { createRandom } from '../datasets/random.js';
 import memory from '../adapters/memory/description.js';
 import { countProblem, edgeListProblem, edgeProblem, idListProblem } from '../workloads/graph/check.js';
 import { BATCH_SIZE } from '../workloads/graph/operations.js';
-import { HOT_VERTICES, drawGraphParams } from '../workloads/graph/params.js';
+import { GRAPH_SIZES, HOT_VERTICES, drawGraphParams, graphSizes, newWeight } from '../workloads/graph/params.js';
 import { EdgeReference } from '../workloads/graph/reference.js';
 import { WORKLOADS, restore, writtenEdges } from '../workloads/graph/workloads.js';
 
@@ -136,6 +136,49 @@ test('parameters: deterministic per seed, hot vertices among the reads, distinct
   assert.ok(params.upsertEdges.batches.every((batch) => batch.length === BATCH_SIZE));
   assert.ok(params.removeEdge.edges.every(({ source, target }) => reference.find(source, target) >= 0), 'removals remove existing edges');
   assert.equal(params.removeEdges.batches.flat().length, 3 * BATCH_SIZE);
+});
+
+test('parameters: the hot vertices are the hundred of highest degree, ties by id; exact shares; removals apart from the upserts', () => {
+  // Vertex v (1..400) has v mod 37 edges out to the vertices after it: degrees repeat, so ties are broken by id.
+  const pairs = [];
+  for (let v = 1; v <= 400; v += 1) for (let k = 1; k <= v % 37; k += 1) pairs.push([v, ((v + k * 7) % 400) + 1, k]);
+  const edges = edgeList([...new Map(pairs.map((pair) => [`${pair[0]} ${pair[1]}`, pair])).values()].filter(([a, b]) => a !== b));
+  const reference = new EdgeReference(edges);
+  const degree = new Map();
+  for (const { source, target } of edges.list) for (const v of [source, target]) degree.set(v, (degree.get(v) ?? 0) + 1);
+  const expected = [...degree.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, HOT_VERTICES).map(([id]) => id).sort((a, b) => a - b);
+  const params = drawGraphParams(reference, { reads: 300, writes: 100, batches: 1 }, 4);
+  assert.deepEqual([...params.hot], expected);
+  assert.deepEqual([params.upsertEdge.new, params.upsertEdge.existing], [50, 50]);
+  assert.deepEqual([params.upsertEdges.new, params.upsertEdges.existing], [BATCH_SIZE / 2, BATCH_SIZE / 2]);
+  const key = ({ source, target }) => `${source} ${target}`;
+  const upserted = new Set([...params.upsertEdge.edges, ...params.upsertEdges.edges].filter((e) => reference.find(e.source, e.target) >= 0).map(key));
+  const removed = [...params.removeEdge.edges, ...params.removeEdges.edges].map(key);
+  assert.equal(new Set(removed).size, removed.length, 'each edge removed once');
+  assert.ok(removed.every((edge) => !upserted.has(edge)), 'no removal of an edge an upsert rewrites');
+  assert.deepEqual([params.removeEdge.edges.length, params.removeEdges.edges.length, params.removeEdges.batches.length], [100, BATCH_SIZE, 1]);
+});
+
+test('parameters: an edge list with fewer edges than the writes want gives what it has; fewer than two vertices is refused', () => {
+  const reference = new EdgeReference(edgeList([[1, 2, 5], [2, 3, 6], [3, 1, 7], [1, 3, 8]]));
+  const params = drawGraphParams(reference, { reads: 10, writes: 6, batches: 1 }, 1);
+  // 3 vertices, 6 directed pairs, 4 of them edges: 2 new pairs at most, found after a bounded number of tries.
+  assert.deepEqual([params.upsertEdge.new, params.upsertEdge.existing], [2, 4], '6 writes: the 2 new pairs, then the 4 edges');
+  assert.deepEqual([params.upsertEdges.new, params.upsertEdges.existing], [2, 0], 'no edge left for the batched upserts');
+  assert.deepEqual([params.removeEdge.edges, params.removeEdges.edges], [[], []], 'nothing left to remove');
+  // One vertex: a self-loop, which the dataset reader drops, given here directly.
+  const loop = new EdgeReference({ length: 1, source: Int32Array.of(4), target: Int32Array.of(4), weight: Int32Array.of(1) });
+  assert.throws(() => drawGraphParams(loop, { reads: 1, writes: 1, batches: 1 }, 1),
+    { code: 'E_USAGE', message: 'the edge list holds fewer than two vertices: nothing to measure' });
+});
+
+test('parameters: the sizes per scale, and an upsert\'s new weight always another than the edge had', () => {
+  assert.equal(graphSizes('tiny'), GRAPH_SIZES.tiny);
+  assert.deepEqual(graphSizes('full'), { reads: 10_000, writes: 5_000, batches: 20 });
+  for (const scale of ['huge', 'constructor']) {
+    assert.throws(() => graphSizes(scale), { code: 'E_USAGE', message: `unknown scale "${scale}"; valid scales: tiny, small, medium, full` });
+  }
+  assert.deepEqual([newWeight(5, 3), newWeight(1_999_999_999, 0), newWeight(0, 999)], [9, 0, 1000]);
 });
 
 // The memory adapter loaded with `edges`, and the suite's context over them.
