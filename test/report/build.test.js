@@ -211,3 +211,27 @@ test('crash tests beside runs: the durability table and claims, each mode\'s ver
     lines: ['crash tests: pg, lite', 'a process crash (SIGKILL to the database\'s process tree under write load), not a power loss: the operating system\'s page cache survives it'],
   });
 });
+
+test('the statistics the model states; a suite\'s own block and warnings; a run document with a null durability is a run', () => {
+  const report = buildReport([document('a')]);
+  assert.deepEqual(report.statistics, {
+    centre: 'median of the valid runs (every run of every given file of the database)',
+    interval: { method: 'percentile bootstrap of the median', level: 0.95, resamples: 10_000, seed: 1 },
+    significance: 'a database differs from the baseline when the two 95% intervals do not overlap',
+    normalised: 'median time / the baseline\'s median time × 100 (lower is faster)',
+  });
+  // A crud document: the suite's block, and its warning for durable and default writes mixed.
+  const crud = (db, durable) => document(db, {
+    extra: { suite: 'crud' },
+    workloads: { 'insert n=10 c=1': { supported: true, compared: true, status: 'passed', valid: true, ops: 10, params: { ops: 10, concurrency: 1, durable }, runs: [{ run: 1, valid: true, ms: 10, errors: 0 }] } },
+  });
+  const mixed = buildReport([crud('a', false), crud('b', true)]);
+  assert.deepEqual(mixed.crud.series.map((s) => s.phase), ['insert']);
+  assert.deepEqual(mixed.warnings, ["the results mix durable writes (--sync) and the databases' default acknowledgement (a: default, b: durable), which do not measure the same work"]);
+  const run = document('a', { extra: { durability: null } });
+  const withNull = buildReport([run]);
+  assert.deepEqual([withNull.databases.map((d) => d.id), withNull.durability], [['a'], []]);
+  // --suite naming none of the suites found lists each.
+  assert.throws(() => buildReport([document('a'), document('b', { extra: { suite: 'crud' } })], { suite: 'mixed' }),
+    { code: 'E_NO_RESULTS', message: 'no result of the mixed suite in the files; they hold results of: social, crud' });
+});

@@ -49,14 +49,17 @@ test('a document needs the schema, a db.id, a dataset.id (or a crash test\'s dur
 
 test('directories are read in name order, their *.json only; a file named twice is read once, as first written', async () => {
   const dir = path.join(work, 'dir');
+  // Written in neither name order nor its reverse, so that the order the file system lists them in is not the names'.
+  write('dir/c0.json', minimal({ db: { id: 'c0' } }));
   write('dir/b.json', minimal({ db: { id: 'b' } }));
+  write('dir/d0.json', minimal({ db: { id: 'd0' } }));
   write('dir/a.json', minimal({ db: { id: 'a' } }));
   write('dir/c.txt', 'not read');
   mkdirSync(path.join(dir, 'sub.json.d'));
   const extra = write('extra.json', minimal({ db: { id: 'extra' } }));
   const loaded = await loadResults([dir, path.join(dir, 'a.json'), extra, `${work}/./extra.json`]);
   assert.deepEqual(loaded.map(({ file, result }) => [file, result.db.id]), [
-    [path.join(dir, 'a.json'), 'a'], [path.join(dir, 'b.json'), 'b'], [extra, 'extra'],
+    [path.join(dir, 'a.json'), 'a'], [path.join(dir, 'b.json'), 'b'], [path.join(dir, 'c0.json'), 'c0'], [path.join(dir, 'd0.json'), 'd0'], [extra, 'extra'],
   ]);
 });
 
@@ -70,5 +73,17 @@ test('nothing named, an empty directory, a path that is not there: each refused 
   await assert.rejects(loadResults([missing]), { code: ReportErrorCodes.NOT_A_RESULT, message: `${missing}: cannot read it (ENOENT)` });
   await assert.rejects(readResult(missing), { code: ReportErrorCodes.NOT_A_RESULT, message: `${missing}: cannot read it (ENOENT)` });
   assert.equal(isReportError(new Error('x')), false);
+  for (const code of ['E_NOT_A_RESULT', 'E_NO_RESULTS', 'E_MIXED_DATASETS', 'E_MIXED_SUITES', 'E_BASELINE', 'E_UNKNOWN_DATASET', 'E_MIXED_DATABASES']) {
+    assert.ok(isReportError(Object.assign(new Error('x'), { code })), code);
+  }
+  assert.deepEqual(Object.values(ReportErrorCodes).sort(), ['E_BASELINE', 'E_MIXED_DATABASES', 'E_MIXED_DATASETS', 'E_MIXED_SUITES', 'E_NOT_A_RESULT', 'E_NO_RESULTS', 'E_UNKNOWN_DATASET']);
   assert.equal(isReportError(null), false);
+});
+
+test('name order is JavaScript\'s: a name beyond the Basic Multilingual Plane before one in the private use area', async () => {
+  // UTF-8 bytes (the file system's order) put U+E000 first; UTF-16 code units (a JavaScript sort) put U+1F600 first.
+  const dir = path.join(work, 'unicode');
+  write('unicode/\uE000.json', minimal({ db: { id: 'private' } }));
+  write('unicode/\u{1F600}.json', minimal({ db: { id: 'emoji' } }));
+  assert.deepEqual((await loadResults([dir])).map(({ result }) => result.db.id), ['emoji', 'private']);
 });
