@@ -112,3 +112,40 @@ test('the chart data: per size, each database\'s percentage of the baseline per 
   assert.ok(html.includes('<section><h2>Median time per case relative to the baseline, per collection size (lower is faster)</h2><div class="grid" id="chart-queries"></div></section>'));
   assert.ok(html.includes("new Chart(canvas('chart-queries', chart.title), {"));
 });
+
+test('keys that are no case, a case one file lacks or did not run, no import, a failed file beside a passed one, rows not recorded', () => {
+  const [alphaOne, alphaTwo, beta] = documents();
+  // A workload no case names (no params), in every file.
+  for (const document of [alphaOne, alphaTwo, beta]) document.result.workloads.notes = { ...passed('1k', 1000, [5]), params: undefined };
+  // alpha's second file did not run collect-number; its first file's subquery 10k has three runs, the last with 9 rows.
+  alphaTwo.result.workloads['collect-number 1k'] = { supported: true, compared: true, status: 'not run', ops: 1, params: { size: '1k', documents: 1000 }, runs: [] };
+  alphaOne.result.workloads['subquery 10k'] = passed('10k', 10000, [10, 20, 25], 7);
+  alphaTwo.result.import = null;
+  // beta's collect-number passed without rows; a second beta file failed subquery 10k.
+  for (const run of beta.result.workloads['collect-number 1k'].runs) delete run.rows;
+  const betaFailed = document('beta', 'beta-2.json', { 'subquery 10k': failed('10k', 10000) }, {});
+  // gamma lacks every case but one, and is listed first.
+  const gamma = document('gamma', 'gamma.json', { 'subquery 10k': passed('10k', 10000, [5]) }, {});
+  const report = buildReport([gamma, alphaOne, alphaTwo, beta, betaFailed], { baseline: 'alpha' });
+  assert.deepEqual(report.warnings, []);
+  assert.deepEqual(report.queries.sizes, ['1k', '10k']);
+  const [collect, small, large] = report.queries.cases;
+  assert.deepEqual([collect.results.alpha.runs, collect.results.alpha.medianMs], [1, 2], 'the run of the file that ran it');
+  assert.equal(collect.results.beta.rows, null);
+  assert.equal(large.results.alpha.rows, 7, 'the last file\'s last run');
+  assert.deepEqual(large.results.beta, { status: 'failed', runs: 0, minMs: null, maxMs: null, meanMs: null, medianMs: null, rows: null, normalisedPct: null });
+  assert.equal(small.results.gamma.status, 'not run');
+  assert.deepEqual(report.queries.loads.alpha, { '1k': { loads: 1, ms: 1000, documentsPerSec: 1000 } });
+  const blocks = reportBlocks(report);
+  assert.deepEqual(blocks.find((b) => b.id === 'queries-beta').rows[0], ['collect-number', '1k', '1', '0.0040', '0.0040', '0.0040', '0.0040', '']);
+  const rows = REPORT_FORMATS.csv(report).trim().split('\n').map((line) => line.split(','));
+  const notes = rows.find((r) => r[1] === 'notes' && r[3] === 'alpha');
+  assert.deepEqual([notes.length, notes.slice(-6)], [rows[0].length, ['', '', '', '', '', '']]);
+});
+
+test('sizes from small to large whatever order the cases name them in; the page\'s words without a case', () => {
+  const first = document('alpha', 'a.json', { 'collect-number 10k': passed('10k', 10000, [5]), 'subquery 1k': passed('1k', 1000, [5]) }, {});
+  assert.deepEqual(buildReport([first]).queries.sizes, ['1k', '10k']);
+  const none = document('alpha', 'a.json', { notes: { ...passed('1k', 1000, [5]), params: undefined } }, {});
+  assert.ok(REPORT_FORMATS.html(buildReport([none])).includes('<p class="none" id="chart-queries">no case has a time</p>'));
+});
