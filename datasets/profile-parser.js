@@ -117,12 +117,11 @@ function userId(text, start, tab) {
 }
 
 export class ProfileParser {
-  // `json`: each line as its key (in `keys`) and its document's JSON text (in `docs`), not as a document.
+  // `json`: each line as its document's JSON text (JsonBuilder, which also keeps the key), not as a document; a
+  // subclass takes both in accept() (profile-lines.js).
   constructor(file, { skipBad = false, stats = createReadStats(), json = false } = {}) {
     this.context = { file, skipBad, stats };
     this.builder = json ? new JsonBuilder() : new DocumentBuilder();
-    // With `json`, the key of each entry of `docs`.
-    this.keys = json ? [] : null;
     this.stats = stats;
     this.line = 0;
     // The bytes of a line that the next chunk completes.
@@ -209,7 +208,6 @@ export class ProfileParser {
   // A line read whole and accepted.
   accept(builder) {
     this.docs.push(builder.finish());
-    this.keys?.push(builder.key);
   }
 
   malformed(text) {

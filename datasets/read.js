@@ -48,30 +48,6 @@ export async function* readProfiles(file, { batchSize = 1000, skipBad = false, s
   if (batch.length > 0) yield batch;
 }
 
-// The profiles as batches { keys, json }: each profile's key, and the JSON text JSON.stringify gives for its
-// document (ProfileParser's `json`), made without the documents.
-export async function* readProfileJson(file, { batchSize = 1000, skipBad = false, stats = createReadStats(), hash = null } = {}) {
-  const parser = new ProfileParser(file, { skipBad, stats, json: true });
-  const take = () => {
-    const { keys, docs } = parser;
-    parser.keys = [];
-    parser.docs = [];
-    return { keys, docs };
-  };
-  let batch = { keys: [], json: [] };
-  for await (const { keys, docs } of parsedChunks(file, parser, take, hash)) {
-    for (let i = 0; i < docs.length; i += 1) {
-      batch.keys.push(keys[i]);
-      batch.json.push(docs[i]);
-      if (batch.json.length >= batchSize) {
-        yield batch;
-        batch = { keys: [], json: [] };
-      }
-    }
-  }
-  if (batch.json.length > 0) yield batch;
-}
-
 export async function loadProfiles(file, ids = null, options = {}) {
   const profiles = new Map();
   for await (const batch of readProfiles(file, options)) {
