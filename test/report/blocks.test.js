@@ -179,3 +179,65 @@ test('a cell relative to the baseline: a word without a time, one decimal below 
   assert.equal(normalisedCell(figures(50, { significant: null }), false, true), '50.0%');
   assert.equal(normalisedCell({ status: 'not run' }, false, true), 'not run');
 });
+
+test('the kinds and titles of the lists, every line of the legend, the warnings\' block', () => {
+  const report = buildReport(twoDatabases(), { baseline: 'a' });
+  assert.deepEqual(reportBlocks(report).map((b) => [b.id, b.kind, b.title]), [
+    ['summary', 'text', 'db-shootout report'],
+    ['normalised', 'table', 'Median time relative to a (= 100%; lower is faster)'],
+    ['workloads', 'table', 'Workloads'],
+    ['not-compared', 'table', 'Not compared (warmup: reported, never normalised)'],
+    ['resources', 'table', 'Server memory and CPU during the suite, import time and size on disk'],
+    ['reproducibility', 'list', 'Reproducibility'],
+    ['legend', 'list', 'Legend'],
+    ['warnings', 'list', 'Warnings'],
+  ]);
+  assert.deepEqual(block(report, 'legend').items.slice(1, 6), [
+    { label: '!', lines: ['client was the bottleneck: in at least one run the harness process itself used more than 85% of a core, so the figure may understate the database'] },
+    { label: 'failed', lines: ['a wrong answer or an error in at least one run: no time is given'] },
+    { label: 'unsupported', lines: ['the adapter does not implement the operation'] },
+    { label: 'not run', lines: ['the workload is not in the given files, or the run was interrupted before it'] },
+    { label: 'n/a', lines: ['not measured in the given files'] },
+  ]);
+});
+
+test('one database: the tables\' headers without the baseline\'s column; no table of the workloads not compared when there are none', () => {
+  const [a] = twoDatabases();
+  delete a.result.workloads.warmup;
+  const blocks = reportBlocks(buildReport([a]));
+  assert.deepEqual(blocks.map((b) => b.id), ['summary', 'workloads', 'resources', 'reproducibility', 'legend']);
+  assert.deepEqual(blocks[1].header, ['workload', 'ops/run', 'database', 'status', 'runs', 'median ms', '95% CI ms', 'ops/s', 'p50 ms', 'p99 ms', '']);
+  // Two workloads not compared: both named in the title, the same header.
+  const [b] = twoDatabases();
+  b.result.workloads.cooldown = passed([2], { compared: false });
+  const separate = block(buildReport([b]), 'not-compared');
+  assert.equal(separate.title, 'Not compared (warmup, cooldown: reported, never normalised)');
+  assert.deepEqual(separate.header, ['workload', 'ops/run', 'database', 'status', 'runs', 'median ms', '95% CI ms', 'ops/s', 'p50 ms', 'p99 ms', '']);
+});
+
+test('several datasets in the summary, several left out; a failure without a reason is the word alone', () => {
+  const [a, b] = twoDatabases();
+  b.result.dataset = { id: 'other', name: 'synthetic', scale: 'small', seed: 2, profiles: 5, relations: 7 };
+  const report = buildReport([a, b], { baseline: 'a', allowMixed: true });
+  assert.equal(block(report, 'summary').lines[0],
+    'dataset: synthetic-tiny-s1-g1 (synthetic tiny, 1,000 profiles, 17,531 relations, seed 1); other (synthetic small, 5 profiles, 7 relations, seed 2)');
+  const [c] = twoDatabases();
+  const small = document('a', { file: 'small.json', workloads: { singleRead: passed([1]) }, extra: { dataset: { id: 'synthetic-small-s1-g1' }, startedAt: '2020-01-01T00:00:00Z' } });
+  const large = document('a', { file: 'large.json', workloads: { singleRead: passed([1]) }, extra: { dataset: { id: 'synthetic-large-s1-g1' }, startedAt: '2020-01-01T00:00:00Z' } });
+  c.result.startedAt = '2026-01-01T00:00:00Z';
+  assert.equal(block(buildReport([c, small, large]), 'summary').lines[1],
+    'not reported (other datasets in the files; --dataset <id> chooses): synthetic-large-s1-g1 (1 file), synthetic-small-s1-g1 (1 file)');
+  // A run that failed without naming why: no reason to give.
+  const [d] = twoDatabases();
+  d.result.workloads.aggregation.runs = [{ run: 1, valid: false }];
+  assert.equal(block(buildReport([d]), 'workloads').rows.find((row) => row[0] === 'aggregation')[3], 'failed');
+});
+
+test('crash tests alone: their durability blocks and nothing of the runs\' report', async () => {
+  const { durabilityBlocks } = await import('../../results/report/durability.js');
+  const crash = { file: 'crash.json', result: { schema: 'db-shootout/result@1', db: { id: 'sqlite', name: 'SQLite' }, workloads: {}, durability: { singleWrite: { trials: 1, acknowledged: 5, lost: 0, durablePerWrite: true, claim: 'c' } } } };
+  const report = buildReport([crash]);
+  const blocks = reportBlocks(report);
+  assert.ok(blocks.length > 0);
+  assert.deepEqual(blocks, durabilityBlocks(report));
+});
