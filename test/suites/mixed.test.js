@@ -325,6 +325,61 @@ describe('the consistency rule', () => {
     assert.deepEqual(check([], [loaded, doc('C7', 1)]).map((f) => f.input), ['C7']);
     assert.match(check([], { rows: [] })[0].problem, /expected an array of documents/);
   });
+
+  test('a final collection holding null, undefined or a non-document is a document never written', () => {
+    for (const bad of [null, undefined, 'C1', 5]) {
+      const failures = check([], [loaded, bad]);
+      assert.deepEqual(failures.map((f) => f.input), [String(undefined)], String(bad));
+      assert.match(failures[0].problem, /a document that was never written/);
+    }
+  });
+
+  test('a read that answered undefined or an array returned a value never written', () => {
+    for (const got of [undefined, [], [loaded]]) {
+      const failures = check([[READ, 'C1', got, 0, 1]], [loaded]);
+      assert.equal(failures.length, 1);
+      assert.match(failures[0].problem, /a value never written to this key/);
+    }
+  });
+
+  test('the edges of the rule: a write beginning as the read ends, one completing as it begins', () => {
+    const v2 = doc('C1', 2);
+    const v3 = doc('C1', 3);
+    // A write that began exactly when the read ended may have been seen.
+    assert.deepEqual(check([[UPDATE, 'C1', v2, 10, 30], [READ, 'C1', v2, 0, 10]], [v2]), []);
+    // A write that completed exactly when the read began did not supersede the older value yet.
+    assert.deepEqual(check([[UPDATE, 'C1', v2, 0, 10], [UPDATE, 'C1', v3, 20, 30], [READ, 'C1', v2, 30, 40]], [v3]), []);
+    assert.match(check([[UPDATE, 'C1', v2, 0, 10], [UPDATE, 'C1', v3, 20, 30], [READ, 'C1', v2, 31, 40]], [v3])[0].problem, /stale/);
+  });
+
+  test('operations logged out of the order they began are ordered by their start', () => {
+    const v2 = doc('C1', 2);
+    const v3 = doc('C1', 3);
+    // Operation 0 began after operation 1: v2 is the later write, v3 stale once v2 completed.
+    const rows = [[UPDATE, 'C1', v2, 20, 30], [UPDATE, 'C1', v3, 0, 10]];
+    assert.deepEqual(check([...rows, [READ, 'C1', v2, 40, 50]], [v2]), []);
+    const stale = check([...rows, [READ, 'C1', v3, 40, 50]], [v2]);
+    assert.equal(stale.length, 1);
+    assert.match(stale[0].problem, /stale value of operation 1 \(update\): operation 0 \(update\) began after it completed/);
+    assert.match(check(rows, [v3])[0].problem, /holds .*"version":3.* one of its last writes left .*"version":2/);
+  });
+
+  test('a value is superseded by the write that completed first of those that began after it, not the first to begin', () => {
+    const v2 = doc('C1', 2);
+    const slow = doc('C1', 3);
+    const quick = doc('C1', 4);
+    // After v2 (0-10): `slow` began at 20 and runs past the read; `quick` began at 25 and completed at 30, before
+    // the read began at 40. v2 is stale, superseded by `quick`.
+    const rows = [[UPDATE, 'C1', v2, 0, 10], [UPDATE, 'C1', slow, 20, 100], [UPDATE, 'C1', quick, 25, 30]];
+    const stale = check([...rows, [READ, 'C1', v2, 40, 50]], [slow]);
+    assert.equal(stale.length, 1);
+    assert.match(stale[0].problem, /stale value of operation 0 \(update\): operation 2 \(update\) began after it completed and completed before the read began, writing .*"version":4/);
+    // Of two that completed at the same time, the message names the one that began first.
+    const tie = [[UPDATE, 'C1', v2, 0, 10], [UPDATE, 'C1', slow, 20, 30], [UPDATE, 'C1', quick, 25, 30]];
+    assert.match(check([...tie, [READ, 'C1', v2, 40, 50]], [quick])[0].problem, /stale value of operation 0 \(update\): operation 1 \(update\)/);
+    // A write that began after v2 but completes after the read began does not make v2 stale.
+    assert.deepEqual(check([[UPDATE, 'C1', v2, 0, 10], [UPDATE, 'C1', slow, 20, 100], [READ, 'C1', v2, 40, 50]], [slow]), []);
+  });
 });
 
 describe('mixed plan', () => {
