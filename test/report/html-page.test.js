@@ -130,3 +130,16 @@ test('HTML special characters are escaped in every block', () => {
   report.warnings.push(`a & b < c > d " e ' f`);
   assert.ok(formatReportHtml(report).includes('<dd>a &amp; b &lt; c &gt; d &quot; e &#39; f</dd>'));
 });
+
+test('the page\'s parts one line apart: the summary, the chart sections, the blocks, the items of a list; no suite script of its own', () => {
+  const html = formatReportHtml(twoDatabases());
+  // The generic report has no suite section: the overview right after the summary, the workloads' charts on the next line.
+  assert.ok(html.includes('<li>baseline: a (named with --baseline)</li></ul>\n<section><h2>Overview: median time per workload, a = 100% (lower is better)</h2><div id="chart-overview"></div></section>\n<section><h2>Median time per workload, a = 100%</h2>'));
+  assert.ok(html.includes('</table></section>\n<section id="resources">'));
+  assert.ok(html.includes('</dd>\n<dt>b&lt;x&gt; (b&lt;x&gt;)</dt>'));
+  const scripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((match) => match[1]);
+  assert.ok(scripts[1].includes("backgroundColor: palette[2] }], 's');\n  document.body.setAttribute('data-charts-drawn', String(Object.keys(Chart.instances).length));"));
+  // Without an overview, nothing in its place.
+  const report = buildReport([document('a', { warmup: passed([1], { compared: false }) }), document('b', { warmup: passed([1], { compared: false }) })]);
+  assert.ok(formatReportHtml(report).includes('</ul>\n<section><h2>Median time per workload, a = 100%</h2><p class="none" id="chart-normalised">no compared workload</p></section>\n<section><h2>Latency'));
+});
