@@ -83,13 +83,24 @@ const SCOPES = {
     tests: ['test/import.test.js'],
   },
   datasets: {
-    mutate: ['datasets/read.js', 'datasets/profile-parser.js', 'datasets/relation-parser.js', 'datasets/read-source.js'],
-    tests: ['test/datasets/relation-parser.test.js', 'test/datasets/profile-parser.test.js', 'test/datasets/read.test.js', 'test/datasets/read-quirks.test.js'],
+    mutate: ['datasets/read.js', 'datasets/profile-parser.js', 'datasets/relation-parser.js', 'datasets/read-source.js', 'datasets/profile-lines.js', 'datasets/import-rows.js'],
+    tests: ['test/datasets/relation-parser.test.js', 'test/datasets/profile-parser.test.js', 'test/datasets/read.test.js', 'test/datasets/read-quirks.test.js',
+      'test/datasets/profile-lines.test.js', 'test/datasets/import-rows.test.js'],
+  },
+  // The datasets scope in parts, each file with the tests that read what it makes: the profile reader (the fast
+  // readers' tests first), and the lines made for COPY and the rows made on a thread of their own.
+  'datasets-profiles': {
+    mutate: ['datasets/profile-parser.js', 'datasets/read.js'],
+    tests: ['test/datasets/read.test.js', 'test/datasets/profile-parser.test.js', 'test/datasets/read-quirks.test.js'],
+  },
+  'datasets-lines': {
+    mutate: ['datasets/profile-lines.js', 'datasets/import-rows.js'],
+    tests: ['test/datasets/profile-lines.test.js', 'test/datasets/import-rows.test.js'],
   },
 };
 
-// By default every scope but the report's parts (the report scope holds them).
-const names = (process.env.STRYKER_SCOPE ?? Object.keys(SCOPES).filter((name) => !name.startsWith('report-')).join(',')).split(',').map((name) => name.trim()).filter(Boolean);
+// By default every scope but the report's and the datasets' parts (the report and datasets scopes hold them).
+const names = (process.env.STRYKER_SCOPE ?? Object.keys(SCOPES).filter((name) => !/^(report|datasets)-/.test(name)).join(',')).split(',').map((name) => name.trim()).filter(Boolean);
 const unknown = names.filter((name) => !(name in SCOPES));
 if (unknown.length > 0) throw new Error(`STRYKER_SCOPE: unknown scope ${unknown.join(', ')}; scopes: ${Object.keys(SCOPES).join(', ')}`);
 const chosen = names.map((name) => SCOPES[name]);
