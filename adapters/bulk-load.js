@@ -2,10 +2,11 @@
 // (PostgreSQL's COPY, MySQL's LOAD DATA LOCAL INFILE): the server parses and stores on a session per stream
 // while Node reads the next batch, and each statement starts and commits once per phase. An adapter keeps one
 // BulkLoad; the statements depend on its driver, the life of a phase does not:
-// - the first batch of a table opens the phase's streams, and ends the previous phase first;
-// - finish() ends the phase: every stream commits, or the phase fails (flushProfiles(), flushRelations(), and
-//   any other call of the adapter that needs the rows);
-// - abort() gives the phase up without waiting (close()): each stream discards its connection, which rolls
+// - the first batch of a table opens the phase's streams, and ends the other phases first, unless it is written
+//   `alongside` them (an importer that reads the profiles and the relations at once);
+// - finish(table) ends that table's phase: every stream commits, or the phase fails (flushProfiles(),
+//   flushRelations()); finish() ends every phase (any other call of the adapter that needs the rows);
+// - abort() gives the phases up without waiting (close()): each stream discards its connection, which rolls
 //   its statement back.
 
 // Streams a phase runs side by side, at most (no more than --concurrency).
@@ -47,8 +48,8 @@ export class BulkLoad {
   #streams;
   #streamsFor;
   #failed;
-  // The phase under way: { table, streams: [{ write(part), end(), abort() }] }, or null.
-  #phase = null;
+  // The phases under way, by table: { streams: [{ write(part), end(), abort() }] }.
+  #phases = new Map();
 
   // `streams`: how many a phase opens, unless `streamsFor(table)` says otherwise for its table. `failed(table,
   // error)`: the error to throw for a stream's failure.
@@ -69,13 +70,23 @@ export class BulkLoad {
 
   // Writes `parts` (at most `streams` of them), the i-th to the i-th stream of `table`'s phase. `open()` opens
   // one stream, when the phase begins: { write(part), end() that commits and gives the connection back,
-  // abort() that discards it }.
-  async write(table, parts, open) {
-    if (this.#phase?.table !== table) {
-      await this.finish();
-      this.#phase = { table, streams: await openAll(open, this.streamsOf(table)) };
+  // abort() that discards it }. The phase begins after the other phases end, or `alongside` them: then it holds
+  // connections of its own while they hold theirs.
+  async write(table, parts, open, { alongside = false } = {}) {
+    let phase = this.#phases.get(table);
+    if (!phase) {
+      if (!alongside) await this.finish();
+      // Claimed before it opens, so that a second write of the same table waits for these streams.
+      phase = { streams: openAll(open, this.streamsOf(table)) };
+      this.#phases.set(table, phase);
+      try {
+        phase.streams = await phase.streams;
+      } catch (error) {
+        this.#phases.delete(table);
+        throw error;
+      }
     }
-    const { streams } = this.#phase;
+    const streams = await phase.streams;
     try {
       await Promise.all(parts.map((part, i) => streams[i].write(part)));
     } catch (error) {
@@ -83,20 +94,32 @@ export class BulkLoad {
     }
   }
 
-  async finish() {
-    const phase = this.#phase;
+  // Ends `table`'s phase, or every phase.
+  async finish(table) {
+    const tables = table === undefined ? [...this.#phases.keys()] : [table];
+    const ends = await Promise.allSettled(tables.map((name) => this.#end(name)));
+    const failure = ends.find(({ status }) => status === 'rejected');
+    if (failure) throw failure.reason;
+  }
+
+  async #end(table) {
+    const phase = this.#phases.get(table);
     if (!phase) return;
-    this.#phase = null;
-    const ends = await Promise.allSettled(phase.streams.map((stream) => stream.end()));
+    this.#phases.delete(table);
+    const ends = await Promise.allSettled((await phase.streams).map((stream) => stream.end()));
     const failure = ends.find(({ status }) => status === 'rejected');
     // The other streams committed; the import as a whole has failed, and its marker still says so.
-    if (failure) throw this.#failed(phase.table, failure.reason);
+    if (failure) throw this.#failed(table, failure.reason);
   }
 
   abort() {
-    const phase = this.#phase;
-    this.#phase = null;
-    for (const stream of phase?.streams ?? []) stream.abort();
+    const phases = [...this.#phases.values()];
+    this.#phases.clear();
+    for (const phase of phases) {
+      if (Array.isArray(phase.streams)) for (const stream of phase.streams) stream.abort();
+      // Still opening: given up as soon as it has opened.
+      else phase.streams.then((streams) => streams.forEach((stream) => stream.abort()), () => {});
+    }
   }
 }
 

@@ -66,16 +66,18 @@ function changedFile(dataset, role, sha256) {
 // One file into the database, batch by batch, and then what reading it showed checked against the manifest:
 // the sha256 of its bytes as stored (a file changed, even with its size kept) and its rows (a file that yields
 // fewer or more). Resolves with the sha256. One batch is stored while the next one is read and parsed: for a
-// server database the two run on different cores. The adapter still sees one call at a time, in file order.
+// server database the two run on different cores. The adapter still sees one call at a time, in file order (and
+// with filesTogether, one call at a time of each file). A `signal` aborted stops it at the next batch.
 // `read(file, options)` yields batches (arrays, or { rows, count }) and leaves the file's sha256 in
 // `options.digest`.
-async function importFile({ dataset, role, read, batchSize, stats, store, bar }) {
+async function importFile({ dataset, role, read, batchSize, stats, store, bar, signal }) {
   const total = dataset[role];
   const digest = { sha256: null };
   let done = 0;
   let storing = null;
   for await (const batch of read(dataset.files[role], { batchSize, ...dataset.readOptions, stats, digest })) {
     await storing;
+    signal?.throwIfAborted();
     bar?.update(done);
     storing = store(batch);
     // Its failure is raised by the next `await storing`; until then it must not count as unhandled.
@@ -198,39 +200,58 @@ function withoutSha({ sha256, ...timings }) {
 }
 
 // The files into the database: through the adapter's batches, or through the offline importer's files and its
-// load. Resolves with the timings and the files' checksums, once the counts are checked.
+// load. Resolves with the timings and the files' checksums, once the counts are checked. An adapter whose
+// filesTogether() resolves true takes both files at once (its server loads each on a session of its own), each
+// read on its own thread; a failure of either stops the other.
 async function importFiles({ adapter, description, dataset, progress, importer }) {
   const store = importer ?? adapter;
+  const together = !importer && (await adapter.filesTogether?.()) === true;
 
   const begin = performance.now();
   // The dataset's own reading rules (skipBad for the real Pokec files), and what reading met on the way.
   const read = { profiles: createReadStats(), relations: createReadStats() };
   const sha256 = {};
-  const profiles = await fileReader(store, 'profiles');
-  sha256.profiles = await importFile({
-    dataset, role: 'profiles', read: profiles.read, batchSize: PROFILE_BATCH, stats: read.profiles,
-    store: profiles.store,
-    bar: progress?.bar(`${importer ? 'write profiles for' : 'import profiles into'} ${description.name}`, dataset.profiles),
-  });
-  if (!importer && adapter.flushProfiles) {
-    await untilDone(progress, `${description.name}: finishing the profiles`, () => adapter.flushProfiles());
+  const halt = new AbortController();
+  const profilesFile = async () => {
+    const profiles = await fileReader(store, 'profiles');
+    sha256.profiles = await importFile({
+      dataset, role: 'profiles', read: profiles.read, batchSize: PROFILE_BATCH, stats: read.profiles,
+      store: profiles.store, signal: halt.signal,
+      bar: progress?.bar(`${importer ? 'write profiles for' : 'import profiles into'} ${description.name}`, dataset.profiles),
+    });
+    if (!importer && adapter.flushProfiles) {
+      await untilDone(progress, `${description.name}: finishing the profiles`, () => adapter.flushProfiles());
+    }
+    return performance.now();
+  };
+  const relationsFile = async () => {
+    const relations = await fileReader(store, 'relations');
+    sha256.relations = await importFile({
+      dataset, role: 'relations', read: relations.read, batchSize: RELATION_BATCH, stats: read.relations,
+      store: relations.store, signal: halt.signal,
+      bar: progress?.bar(`${importer ? 'write relations for' : 'import relations into'} ${description.name}`, dataset.relations),
+    });
+    if (!importer && adapter.flushRelations) {
+      await untilDone(progress, `${description.name}: finishing the relations`, () => adapter.flushRelations({
+        bar: progress && ((label, total) => progress.bar(`${label} (${description.name})`, total)),
+      }));
+    }
+    return performance.now();
+  };
+  let profilesDone;
+  let relationsDone;
+  if (together) {
+    [profilesDone, relationsDone] = await allOrStop(halt, [profilesFile(), relationsFile()]);
+  } else {
+    profilesDone = await profilesFile();
+    relationsDone = await relationsFile();
   }
-  const profilesDone = performance.now();
-  const relations = await fileReader(store, 'relations');
-  sha256.relations = await importFile({
-    dataset, role: 'relations', read: relations.read, batchSize: RELATION_BATCH, stats: read.relations,
-    store: relations.store,
-    bar: progress?.bar(`${importer ? 'write relations for' : 'import relations into'} ${description.name}`, dataset.relations),
-  });
-  if (!importer && adapter.flushRelations) {
-    await untilDone(progress, `${description.name}: finishing the relations`, () => adapter.flushRelations({
-      bar: progress && ((label, total) => progress.bar(`${label} (${description.name})`, total)),
-    }));
-  }
-  const relationsDone = performance.now();
+  // Together, each file's time runs from the start; one after the other, the relations' from the profiles' end.
+  const relationsBegin = together ? begin : profilesDone;
+  const filesDone = Math.max(profilesDone, relationsDone);
   const loadSteps = importer
     && await untilDone(progress, `${description.name}: importing the files offline and replacing the database`, () => importer.load());
-  const loadDone = performance.now();
+  const loadDone = importer ? performance.now() : filesDone;
   await untilDone(progress, `${description.name}: creating indexes`, () => adapter.createIndexes());
   const end = performance.now();
 
@@ -242,19 +263,32 @@ async function importFiles({ adapter, description, dataset, progress, importer }
   }
   return {
     ms: round3(end - begin),
+    ...(together && { filesTogether: true }),
     profilesMs: round3(profilesDone - begin),
-    relationsMs: round3(relationsDone - profilesDone),
+    relationsMs: round3(relationsDone - relationsBegin),
     // The offline importer's own time, the database's replacement included: the files above were only written.
-    ...(importer && { loadMs: round3(loadDone - relationsDone), loadSteps }),
+    ...(importer && { loadMs: round3(loadDone - filesDone), loadSteps }),
     indexesMs: round3(end - loadDone),
     profilesPerSec: Math.round(dataset.profiles / ((profilesDone - begin) / 1000)),
-    relationsPerSec: Math.round(dataset.relations / ((relationsDone - profilesDone) / 1000)),
+    relationsPerSec: Math.round(dataset.relations / ((relationsDone - relationsBegin) / 1000)),
     read: {
       profiles: { repairedLines: read.profiles.repairedLines, skippedLines: read.profiles.skippedLines },
       relations: { repairedLines: read.relations.repairedLines, skippedLines: read.relations.skippedLines },
     },
     sha256,
   };
+}
+
+// The values of `works`, once all are done; the first failure stops the others (through `halt`) and, once
+// they have stopped, is thrown.
+async function allOrStop(halt, works) {
+  const settled = await Promise.allSettled(works.map((work) => work.catch((error) => {
+    halt.abort(error);
+    throw error;
+  })));
+  const failure = settled.find(({ status }) => status === 'rejected');
+  if (failure) throw halt.signal.reason ?? failure.reason;
+  return settled.map(({ value }) => value);
 }
 
 function round3(value) {

@@ -62,3 +62,39 @@ test('a stream that fails to open gives up the others, and abort() gives up a ph
   assert.deepEqual(events.slice(-2), [['abort', 'r', 2], ['abort', 'r', 3]]);
   await load.finish();
 });
+
+test('a phase written alongside keeps the others open; finish(table) ends only that one', async () => {
+  const { events, open, load } = recorder();
+  await load.write('p', ['a'], open('p'), { alongside: true });
+  await load.write('r', ['b'], open('r'), { alongside: true });
+  await load.write('p', ['c'], open('p'), { alongside: true });
+  await load.finish('p');
+  assert.deepEqual(events, [
+    ['open', 'p', 0], ['open', 'p', 1], ['write', 'p', 0, 'a'],
+    ['open', 'r', 2], ['open', 'r', 3], ['write', 'r', 2, 'b'],
+    ['write', 'p', 0, 'c'],
+    ['end', 'p', 0], ['end', 'p', 1],
+  ]);
+  await load.finish('p');
+  await load.write('r', ['d'], open('r'), { alongside: true });
+  assert.deepEqual(events.at(-1), ['write', 'r', 2, 'd'], 'the relations phase is the one opened before');
+  // A table written without `alongside` ends every other phase first.
+  await load.write('x', ['e'], open('x'));
+  assert.deepEqual(events.slice(-6), [
+    ['write', 'r', 2, 'd'], ['end', 'r', 2], ['end', 'r', 3], ['open', 'x', 4], ['open', 'x', 5], ['write', 'x', 4, 'e'],
+  ]);
+});
+
+test('two phases under way: finish() ends both, and a failure of either fails it', async () => {
+  const { events, open, load } = recorder();
+  await load.write('p', ['a'], open('p', { failEnd: 1 }), { alongside: true });
+  await load.write('r', ['b'], open('r'), { alongside: true });
+  await assert.rejects(load.finish(), /^Error: p: end 1 failed$/);
+  assert.deepEqual(events.filter(([kind]) => kind === 'end'), [['end', 'p', 0], ['end', 'r', 2], ['end', 'r', 3]]);
+  await load.finish();
+  await load.write('q', ['c'], open('q'), { alongside: true });
+  await load.write('s', ['d'], open('s'), { alongside: true });
+  load.abort();
+  assert.deepEqual(events.filter(([kind]) => kind === 'abort'), [['abort', 'q', 4], ['abort', 'q', 5], ['abort', 's', 6], ['abort', 's', 7]]);
+  await load.finish();
+});

@@ -1,5 +1,5 @@
 // An import interrupted in the middle of its relations, as Ctrl-C interrupts `bench run` (the adapter is closed
-// while a phase is open), then run again: on `small`, against the real PostgreSQL and MySQL servers and SQLite's
+// while a phase is open, the profiles' too where the adapter loads both files at once), then run again: on `small`, against the real PostgreSQL and MySQL servers and SQLite's
 // file. The interrupted import is never taken for a finished one; the rerun imports again and ends with the
 // dataset's exact counts.
 import assert from 'node:assert/strict';
@@ -55,6 +55,8 @@ for (const { description, options, skip } of targets) {
     test('leaves a marker that says so, and a rerun imports the dataset again with its exact counts', async () => {
       const first = description.create(options);
       await first.connect();
+      // Loading both files at once, the profiles may still be open when the relations are interrupted.
+      const together = (await first.filesTogether?.()) === true;
       try {
         await assert.rejects(
           importDataset({ adapter: interruptedOnRelations(first), description, options, dataset, force: true }),
@@ -70,7 +72,8 @@ for (const { description, options, skip } of targets) {
         assert.equal(left.state, 'owned');
         assert.equal(left.marker.imported, false, 'the interrupted import is not marked done');
         const counts = await again.counts();
-        assert.equal(counts.profiles, dataset.profiles, 'the profiles phase had been flushed');
+        if (together) assert.ok(counts.profiles <= dataset.profiles, `${counts.profiles} profiles left of ${dataset.profiles}`);
+        else assert.equal(counts.profiles, dataset.profiles, 'the profiles phase had been flushed');
         assert.ok(counts.relations < dataset.relations, `${counts.relations} relations left of ${dataset.relations}`);
 
         const result = await importDataset({ adapter: again, description, options, dataset });

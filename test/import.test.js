@@ -323,3 +323,73 @@ test('the import\'s timings add up, and its rates are rows over their phase\'s s
   const labels = progress.events.filter(([kind]) => kind === 'bar').map(([, label]) => label);
   for (const label of ['import profiles into In-process memory', 'import relations into In-process memory']) assert.ok(labels.includes(label), labels.join('; '));
 });
+
+// The memory store as an adapter that takes both files at once (filesTogether), with `hooks` in place of some of
+// its bulk calls; every call and a flush's end recorded.
+function togetherAdapter(hooks) {
+  const store = memory.create({ namespace: `import_test_${process.pid}_${Math.random()}`, concurrency: 1 });
+  const calls = [];
+  const adapter = new Proxy(store, {
+    get(target, name) {
+      if (name === 'filesTogether') return async () => true;
+      const value = hooks[name] ?? target[name];
+      if (typeof value !== 'function') return value;
+      return async (...args) => {
+        calls.push(name);
+        const done = await value.apply(target, args);
+        if (name.startsWith('flush')) calls.push(`${name} done`);
+        return done;
+      };
+    },
+  });
+  return { adapter, calls };
+}
+
+test('an adapter that takes the files together gets both at once, each flushed once, each timed from the start', async () => {
+  let firstRelations;
+  const relationsBegan = new Promise((resolve) => { firstRelations = resolve; });
+  const { adapter, calls } = togetherAdapter({
+    // Ends only once a relation batch has arrived: one file after the other, it would never end.
+    flushProfiles: () => Promise.race([relationsBegan, new Promise((resolve, reject) => setTimeout(() => reject(new Error('no relation batch while the profiles were open')), 5000))]),
+    importRelations(batch) {
+      firstRelations();
+      return this.importRelations(batch);
+    },
+    flushRelations: async () => {},
+  });
+  await adapter.connect();
+  calls.length = 0;
+  const result = await importDataset({ adapter, description: memory, options: {}, dataset });
+  assert.equal(result.filesTogether, true);
+  assert.ok(calls.indexOf('importRelations') < calls.indexOf('flushProfiles done'), calls.join(', '));
+  for (const name of ['flushProfiles', 'flushProfiles done', 'flushRelations', 'flushRelations done']) {
+    assert.equal(calls.filter((call) => call === name).length, 1, `${name} once: ${calls.join(', ')}`);
+  }
+  assert.deepEqual(await adapter.counts(), { profiles: dataset.profiles, relations: dataset.relations });
+  // The two files overlap: the total is the longer of them and the indexes, not their sum.
+  const near = (a, b) => assert.ok(Math.abs(a - b) <= 0.01, `${a} vs ${b}`);
+  near(Math.max(result.profilesMs, result.relationsMs) + result.indexesMs, result.ms);
+  assert.ok(Math.abs(result.relationsPerSec - dataset.relations / (result.relationsMs / 1000)) <= 0.01 * result.relationsPerSec + 1);
+  const summary = formatImport({ db: { name: 'In-process memory', version: '1' }, dataset: { ...dataset, readStats: null }, import: result });
+  assert.match(summary, /\n {2}profiles and relations loaded at the same time, each timed from the start\n {2}profiles /);
+  assert.doesNotMatch(formatImport({ db: { name: 'x', version: '1' }, dataset: { ...dataset, readStats: null }, import: { ...result, filesTogether: undefined } }), /same time/);
+});
+
+test('taking the files together, a failure of one file stops the other at its next batch, and fails the import', async () => {
+  let failed;
+  const profilesFailed = new Promise((resolve) => { failed = resolve; });
+  const { adapter, calls } = togetherAdapter({
+    importProfiles() {
+      failed();
+      throw new Error('the profiles failed');
+    },
+    // Its first batch is stored until well after the profiles' failure.
+    importRelations: () => profilesFailed.then(() => new Promise((resolve) => setTimeout(resolve, 50))),
+  });
+  await adapter.connect();
+  calls.length = 0;
+  assert.ok(dataset.relations > 10_000, 'the relations come in more than one batch');
+  await assert.rejects(importDataset({ adapter, description: memory, options: {}, dataset }), /^Error: the profiles failed$/);
+  assert.deepEqual(calls.filter((name) => name.startsWith('import') || name.startsWith('flush')), ['importProfiles', 'importRelations']);
+  assert.equal((await adapter.inspectNamespace()).marker.imported, false);
+});

@@ -237,7 +237,8 @@ export class MysqlAdapter {
   }
 
   async importProfileRows(parts) {
-    await this.#bulk.write(this.#tables.profiles, parts, () => this.#openLoad(this.#tables.profiles, ['_key', 'doc']));
+    const table = this.#tables.profiles;
+    await this.#bulk.write(table, parts, () => this.#openLoad(table, ['_key', 'doc']), { alongside: this.#bulkInsert(table) });
   }
 
   async relationRows() {
@@ -245,7 +246,17 @@ export class MysqlAdapter {
   }
 
   async importRelationRows(parts) {
-    await this.#bulk.write(this.#tables.relations, parts, () => this.#openLoad(this.#tables.relations, ['_from', '_to']));
+    const table = this.#tables.relations;
+    await this.#bulk.write(table, parts, () => this.#openLoad(table, ['_from', '_to']), { alongside: this.#bulkInsert(table) });
+  }
+
+  // With InnoDB's bulk insert each table's load is one statement on a session of its own, and the server runs
+  // each on a thread of its own: the relations' load (and its index sorts) takes one core for most of the import,
+  // so the profiles' load runs beside it, on the other. Two connections of the pool stay with the loads, and
+  // declaring the relations' indexes takes a third.
+  async filesTogether() {
+    this.#server ??= await this.#serverLimits();
+    return this.#server.localInfile && this.#server.bulkInsert && this.#options.concurrency >= 3;
   }
 
   async #lineRows(table) {
@@ -255,7 +266,7 @@ export class MysqlAdapter {
   }
 
   async flushProfiles() {
-    await this.#bulk.finish();
+    await this.#bulk.finish(this.#tables.profiles);
   }
 
   async importRelations(edges) {
@@ -263,7 +274,7 @@ export class MysqlAdapter {
   }
 
   async flushRelations() {
-    await this.#bulk.finish();
+    await this.#bulk.finish(this.#tables.relations);
   }
 
   // With InnoDB's bulk insert the indexes were declared before the relations were loaded, and built as they
