@@ -88,10 +88,11 @@ const SCOPES = {
       'test/datasets/profile-lines.test.js', 'test/datasets/import-rows.test.js'],
   },
   // The datasets scope in parts, each file with the tests that read what it makes: the profile reader (the fast
-  // readers' tests first), and the lines made for COPY and the rows made on a thread of their own.
+  // readers' tests first; the COPY lines' for the parser's JSON text), and the lines made for COPY and the rows made
+  // on a thread of their own.
   'datasets-profiles': {
     mutate: ['datasets/profile-parser.js', 'datasets/read.js'],
-    tests: ['test/datasets/read.test.js', 'test/datasets/profile-parser.test.js', 'test/datasets/read-quirks.test.js'],
+    tests: ['test/datasets/read.test.js', 'test/datasets/profile-parser.test.js', 'test/datasets/read-quirks.test.js', 'test/datasets/profile-lines.test.js'],
   },
   'datasets-lines': {
     mutate: ['datasets/profile-lines.js', 'datasets/import-rows.js'],
