@@ -164,3 +164,33 @@ test('the readers: no empty batch after an exact multiple of the batch size; rel
   assert.equal(pairs, count);
   assert.deepEqual(sizes, [count / 4, count / 4, count / 4, count / 4]);
 });
+
+test('as JSON text: exactly JSON.stringify of the document, escapes and integers written as numbers included', () => {
+  const json = (text) => {
+    const stats = createReadStats();
+    const parser = new ProfileParser(FILE, { skipBad: true, stats, json: true });
+    parser.push(Buffer.from(`${text}\n`));
+    parser.end();
+    return { docs: parser.docs, key: parser.builder.key, problems: stats.skipped.map(({ problem }) => problem) };
+  };
+  const texts = ['plain', 'a"b', 'a\\b', 'tab\u0001x', 'x\u001f', ' ', '~\u007f', 'z\u00e1pad', '\u2028', '', '"', '\\', '\u0001', '""'];
+  const integers = ['0', '7', '-7', '42', '007', '-0', '-012', '123456789012345', '1234567890123456', '12345678901234567', '-123456789012345', '-1234567890123456'];
+  for (const value of [...texts, ...integers]) {
+    for (const column of ['region', 'gender', 'AGE']) {
+      const text = line(11, { region: 'r', [column]: value });
+      const want = expected(text);
+      const got = json(text);
+      if (want.doc) {
+        assert.deepEqual(got.docs, [JSON.stringify(want.doc)], `${column}=${JSON.stringify(value)}`);
+        assert.equal(got.key, 'P11');
+      } else {
+        assert.deepEqual(got.problems, [want.problem], `${column}=${JSON.stringify(value)}`);
+      }
+    }
+  }
+  // Every column at once, in file order after the key.
+  const all = Object.fromEntries(PROFILE_COLUMNS.slice(1).map((column, i) => [column, String(i + 1)]));
+  const text = line(12, all);
+  assert.deepEqual(json(text).docs, [JSON.stringify(rowToDocument(text.split('\t')))]);
+  assert.ok(json(text).docs[0].startsWith('{"_key":"P12","public":1,'), json(text).docs[0].slice(0, 40));
+});
