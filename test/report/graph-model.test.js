@@ -134,7 +134,7 @@ test('the import of several files: the fresh loads counted once, the lower middl
   const two = imported([load(40), load(20)]);
   assert.deepEqual([two.imports, two.ms, two.edgesPerSec], [2, 20, 5000]);
   // Every file reused the collection: no load, the size of the last, measured again.
-  const reused = imported([{ reused: true, edges: 100, collectionBytes: 1000 }, { reused: true, edges: 100, diskBytes: 5000, diskScope: 'namespace' }]);
+  const reused = imported([{ reused: true, edges: 100, collectionBytes: 1000 }, { reused: true, edges: 100, collectionBytes: 2000 }, { reused: true, edges: 100, diskBytes: 5000, diskScope: 'namespace' }]);
   assert.deepEqual(reused, {
     imports: 0, edges: 100, ms: null, edgesPerSec: null, floorEdgesPerSec: null, floorMultiple: null, writeBytes: null,
     writeAmplification: null, ioScope: null, diskBytes: 5000, diskScope: 'namespace',
@@ -203,6 +203,7 @@ test('the rates and gains at their edges: two decimals below 10, one below 100, 
   assert.deepEqual(cells([9.994, 10], 0.1), ['9.99', '10.0', '0.10x']);
   assert.deepEqual(cells([99.94, 100.4], 0.0123), ['99.9', '100', '0.012x']);
   assert.deepEqual(cells([1234.5, null], 12.345), ['1,235', 'n/a', '12.35x']);
+  assert.deepEqual(cells([100, 9.999], 1), ['100', '10.00', '1.00x']);
   assert.deepEqual(cells([5, 5], 1, true), ['5.00 (2.50 edges/s)', '5.00', '1.00x']);
   assert.deepEqual(cells([5, 5], 1, true, null), ['5.00', '5.00', '1.00x']);
   // The baseline without a gain: n/a, never 1x.
@@ -403,4 +404,44 @@ test('the model warns of nothing, and takes the operation from the first documen
   const bulk = graphModel({ workloads: [{ name: 'bulk' }], databases: [{ id: 'p' }], documents: renamed }).block.workloads[0];
   assert.deepEqual([bulk.name, bulk.operation, bulk.batched], ['bulk', 'upsertEdges', true]);
   assert.equal(bulk.results.p.g1.requestsPerSec, 10);
+  // Both batched writes of the publication, and no other operation.
+  const batched = (operation) => graphModel({ workloads: [{ name: 'w' }], databases: [{ id: 'p' }],
+    documents: [document('p', 'server', G1, { w: passed(operation, 1, [run(1, 1, { edges: 1 })]) }, null)] }).block.workloads[0].batched;
+  assert.deepEqual(['upsertEdges', 'removeEdges', 'upsertEdge', 'removeEdge', 'edgesOf'].map(batched), [true, true, false, false, false]);
+});
+
+test('graphFigures at its edges: no requests, no edges, a run of 0 ms, no latencies, the characters counted, the reason of a failure', async () => {
+  const { graphFigures, runIo } = await import('../../results/graph-table.js');
+  const figures = (entry, kind = 'server') => graphFigures({ db: { kind }, workloads: { w: entry } })[0];
+  const counted = { server: { io: { readBytes: 6000, writeBytes: 3000, readChars: 9000, writeChars: 4500 } } };
+  // The median of three valid runs, an invalid one left out; the characters per request as the bytes.
+  const full = figures(passed('findEdge', 1000, [run(1, 30, { edges: 50 }), run(2, 10, { edges: 50 }), run(3, 20, { edges: 500, resources: counted, diskBytes: 0 }),
+    { run: 4, valid: false, ms: 1 }]));
+  assert.deepEqual(full, {
+    name: 'w', status: 'passed', requests: 1000, edges: 500, medianMs: 20, requestsPerSec: 50000, edgesPerSec: 25000, p50Ms: 0.2, p99Ms: 2,
+    ioScope: 'server', readBytesPerRequest: 6, writeBytesPerRequest: 3, readAmplification: 1, writeAmplification: 0.5,
+    readCharsPerRequest: 9, writeCharsPerRequest: 4.5, diskBytes: 0,
+  });
+  // Two runs: the faster of the middle two.
+  assert.equal(figures(passed('findEdge', 10, [run(1, 40), run(2, 20)])).medianMs, 20);
+  // No edges recorded: no edge rate and no ratio; no latencies: none; 0 ms: no rates.
+  const bare = figures(passed('findEdge', 10, [{ run: 1, valid: true, ms: 0, resources: counted }]));
+  assert.deepEqual([bare.edges, bare.requestsPerSec, bare.edgesPerSec, bare.p50Ms, bare.p99Ms, bare.readBytesPerRequest, bare.readAmplification, bare.writeAmplification],
+    [null, null, null, null, null, 600, null, null]);
+  // No requests: nothing per request.
+  const none = figures(passed('findEdge', 0, [run(1, 10, { edges: 5, resources: counted })]));
+  assert.deepEqual([none.ioScope, none.readBytesPerRequest, none.readCharsPerRequest, none.readAmplification], [null, null, null, null]);
+  // The harness's bytes only for an embedded database, and only when the server's were not sampled.
+  const harness = { client: { io: { readBytes: 1, writeBytes: 2, readChars: 0, writeChars: 0 } } };
+  assert.deepEqual(runIo({ resources: harness }, 'embedded'), { io: harness.client.io, scope: 'harness' });
+  assert.equal(runIo({ resources: harness }, 'server'), null);
+  assert.equal(runIo({ resources: null }, 'embedded'), null);
+  assert.equal(runIo({}, 'embedded'), null);
+  assert.deepEqual(runIo({ resources: { ...counted, ...harness } }, 'embedded'), { io: counted.server.io, scope: 'server' });
+  // A workload that did not pass: its status (unsupported when the adapter says so) and the reason, its own or its failed run's.
+  assert.deepEqual(figures(failed('removeEdge', 10, 'gone')), { name: 'w', operation: 'removeEdge', status: 'failed', reason: 'gone' });
+  assert.deepEqual(figures({ ...failed('removeEdge', 10, 'gone'), reason: 'own' }).reason, 'own');
+  assert.deepEqual(figures({ status: 'failed', ops: 1, runs: [{ run: 1, valid: false }] }), { name: 'w', operation: 'w', status: 'failed', reason: null });
+  assert.deepEqual(figures({ ...unsupported('inEdges'), status: 'not run' }).status, 'unsupported');
+  assert.deepEqual(figures({ supported: true, status: 'not run', ops: 0, runs: [] }).status, 'not run');
 });
