@@ -4,10 +4,12 @@
 // parser's own path with the same errors and statistics; relation lines are `P<from>\tP<to>\n` for every pair
 // readRelations gives.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
 import { splitLines } from '../../adapters/bulk-load.js';
 import { copyLine } from '../../adapters/postgresql/copy.js';
-import { readProfileLines } from '../../datasets/profile-lines.js';
+import { ProfileLineParser, readProfileLines } from '../../datasets/profile-lines.js';
 import { createReadStats, readProfiles, readRelationLines, readRelations } from '../../datasets/read.js';
 import { profileFile, profileLine } from '../helpers/profile-files.js';
 
@@ -128,4 +130,38 @@ test('COPY lines cut into parts: each ends a line, together they are the whole, 
   }
   assert.equal(splitLines(new Uint8Array(Buffer.from('P1\ta\n')), 2).length, 1);
   assert.deepEqual(splitLines(new Uint8Array(0), 2), []);
+});
+
+test('more lines at once than the output first holds: it grows, and keeps every line written before', async (t) => {
+  // About 6 MiB of lines pushed whole, a control character in each (seven bytes of output apiece) and a repeated
+  // id near the end (the parser's path, after the growth).
+  let content = '';
+  for (let id = 1; id <= 5000; id += 1) content += profileLine(id, { region: `r\u0001${'x'.repeat(900 + (id % 50))}`, AGE: String(id % 90) });
+  content += profileLine(17, { region: 'again' });
+  const file = await profileFile(t, content);
+  const parser = new ProfileLineParser(file, { skipBad: true });
+  parser.push(Buffer.from(content));
+  parser.end();
+  const { bytes, count } = parser.take();
+  assert.equal(count, 5000);
+  assert.ok(bytes.length > 4 * 2 ** 20, `${bytes.length} bytes`);
+  assert.equal(Buffer.from(bytes).toString('utf8'), await expectedLines(file, { skipBad: true }));
+  assert.equal(parser.stats.skippedLines, 1);
+  // Taken: nothing left until more is pushed.
+  assert.deepEqual(parser.take(), { bytes: new Uint8Array(0), count: 0 });
+});
+
+test('a batch per chunk that completes a line, never an empty one; the file\'s bytes to a hash in the same pass', async (t) => {
+  const content = profileLine(1) + profileLine(2, { region: 'y'.repeat(3 * 2 ** 20) }) + profileLine(3);
+  const file = await profileFile(t, content);
+  const hash = createHash('sha256');
+  const batches = await collect(readProfileLines(file, { hash }));
+  assert.ok(batches.every((batch) => batch.count > 0), JSON.stringify(batches.map((batch) => batch.count)));
+  assert.equal(batches.reduce((sum, batch) => sum + batch.count, 0), 3);
+  assert.equal(hash.digest('hex'), createHash('sha256').update(await readFile(file)).digest('hex'));
+  // A file whose last line has no newline: its batch comes after the end.
+  const unended = await profileFile(t, profileLine(5).slice(0, -1), 'unended.txt');
+  assert.deepEqual((await collect(readProfileLines(unended))).map((batch) => batch.count), [1]);
+  // An empty file: no batch.
+  assert.deepEqual(await collect(readProfileLines(await profileFile(t, '', 'empty.txt'))), []);
 });
