@@ -113,6 +113,7 @@ test('relation lines are P<from>\\tP<to>\\n for every pair readRelations gives; 
   for (const batch of await collect(readRelations(file))) for (const { _from, _to } of batch) expected += `${_from}\t${_to}\n`;
   assert.equal(Buffer.concat(batches.map(({ bytes }) => bytes)).toString('utf8'), expected);
   assert.equal(batches.reduce((sum, { count }) => sum + count, 0), 50_002);
+  assert.ok(batches.every(({ count }) => count > 0), 'no empty batch, not even after the end of the file');
   assert.equal(stats.rows, 50_002);
 
   const bad = await profileFile(t, '1\t2\n1\tx\n');
