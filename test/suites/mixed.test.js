@@ -324,6 +324,23 @@ describe('the consistency rule', () => {
     assert.match(check([], [loaded, loaded])[0].problem, /stored more than once/);
     assert.deepEqual(check([], [loaded, doc('C7', 1)]).map((f) => f.input), ['C7']);
     assert.match(check([], { rows: [] })[0].problem, /expected an array of documents/);
+    assert.equal(check([], { rows: [] })[0].input, 'the final collection');
+  });
+
+  test('a wrong final state names every last write it could have been, each with its operation', () => {
+    const a = doc('C1', 2);
+    const b = doc('C1', 3);
+    const rows = [[UPDATE, 'C1', a, 0, 20], [UPDATE, 'C1', b, 5, 10]];
+    const failures = check(rows, [loaded]);
+    assert.equal(failures.length, 1);
+    assert.match(failures[0].problem, /^holds \{.*"version":1.*\} at the end; one of its last writes left \{.*"version":2.*\} \(operation 0 \(update\)\) or \{.*"version":3.*\} \(operation 1 \(update\)\)$/);
+  });
+
+  test('a version written twice matches either write', () => {
+    const v2 = doc('C1', 2);
+    // The first write of v2 completed before the read; the second began after the read ended.
+    const rows = [[UPDATE, 'C1', v2, 0, 10], [UPDATE, 'C1', { ...v2 }, 50, 60]];
+    assert.deepEqual(check([...rows, [READ, 'C1', v2, 20, 30]], [v2]), []);
   });
 
   test('a final collection holding null, undefined or a non-document is a document never written', () => {
