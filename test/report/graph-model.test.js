@@ -445,3 +445,28 @@ test('graphFigures at its edges: no requests, no edges, a run of 0 ms, no latenc
   assert.deepEqual(figures({ ...unsupported('inEdges'), status: 'not run' }).status, 'unsupported');
   assert.deepEqual(figures({ supported: true, status: 'not run', ops: 0, runs: [] }).status, 'not run');
 });
+
+test('the terminal\'s graph table and import line at their edges: rates and ratios of exactly 10, bytes rounded, figures missing', async () => {
+  const { formatGraphTable, graphImportLine } = await import('../../results/graph-table.js');
+  const result = {
+    db: { name: 'N', kind: 'server' },
+    workloads: {
+      a: { status: 'passed', ops: 10, runs: [{ run: 1, valid: true, ms: 1000, edges: 100, resources: server(1006, 0) }] },
+      b: { status: 'passed', ops: 1, runs: [{ run: 1, valid: true, ms: 1000, edges: 12, resources: server(1440, 0) }] },
+      c: { status: 'failed', ops: 1, runs: [{ run: 1, valid: false }] },
+    },
+  };
+  assert.deepEqual(formatGraphTable(result).slice(0, 4), [
+    'workload  status  requests  median ms  requests/s  edges/s  p50 ms  p99 ms  read/req  written/req  read ampl.  write ampl.',
+    'a         ok            10       1000          10      100                     101 B          0 B       0.84×        0.00×',
+    'b         ok             1       1000         1.0       12                   1.4 KiB          0 B         10×        0.00×',
+    'c         FAILED',
+  ]);
+  assert.equal(graphImportLine({ reused: true, edges: 1000 }), 'import: reused the edge collection loaded before (1,000 edges)');
+  assert.equal(graphImportLine({ reused: false, edges: 1000, ms: 1500, indexesMs: 250, floor: { ms: 100 }, floorMultiple: 15 }),
+    'import: 1,000 edges in 1.50 s (0 edges/s, indexes 0.25 s); reading and parsing the file alone (the floor) 0.10 s, 0 edges/s, so the import took 15× the floor');
+  assert.equal(graphImportLine({ reused: false, edges: 1000, ms: 1500, edgesPerSec: 667, indexesMs: 250, resources: { server: null, client: { io: { writeBytes: 120000 } } } }),
+    'import: 1,000 edges in 1.50 s (667 edges/s, indexes 0.25 s); the harness process (the database inside) wrote 117.2 KiB, 10× the edges\' logical bytes');
+  assert.equal(graphImportLine({ reused: false, edges: 1000, ms: 1500, edgesPerSec: 667, indexesMs: 250, resources: { server: { io: { writeBytes: 119999 } } }, collectionBytes: 0 }),
+    'import: 1,000 edges in 1.50 s (667 edges/s, indexes 0.25 s); the server wrote 117.2 KiB, 10.00× the edges\' logical bytes; the edge collection takes 0 B on disk');
+});
