@@ -10,6 +10,7 @@ import { after, describe, test } from 'node:test';
 import memory from '../../adapters/memory/description.js';
 import sqlite from '../../adapters/sqlite/description.js';
 import { createRandom } from '../../datasets/random.js';
+import { crudDocuments } from '../../workloads/crud/documents.js';
 import { runBenchmark } from '../../runner/run.js';
 import { getSuite, suiteIds } from '../../workloads/index.js';
 import { DELETE, INSERT, READ, UPDATE, consistencyFailures } from '../../workloads/mixed/consistency.js';
@@ -216,6 +217,178 @@ describe('mixed operation streams', () => {
   test('more documents than prepared is an internal error', () => {
     assert.throws(() => operationStream(ctx, { mix: { pattern: 'I' }, ops: 100_000, records: 200, distribution: 'uniform', stream: 0 }),
       /documents needed/);
+    assert.throws(() => operationStream(ctx, { mix: { pattern: 'I' }, ops: 100_000, records: 200, distribution: 'uniform', stream: 0 }),
+      { message: `internal: ${200 + crossInserts(100_000)} documents needed, ${ctx.docs.length} prepared` });
+  });
+
+  test('a seed names the same stream everywhere: each workload\'s first operations, keys and versions', () => {
+    const first = (name, distribution = 'zipfian') => stream(name, { distribution }).slice(0, 12)
+      .map((op) => `${op.kind[0]}${op.key.slice(1)}${op.doc ? `/${op.doc.version}` : ''}`);
+    assert.deepEqual(first('read-only'), ['g39', 'g176', 'g131', 'g55', 'g194', 'g136', 'g188', 'g18', 'g15', 'g178', 'g72', 'g41']);
+    assert.deepEqual(first('write-only'), ['u184/2', 'u95/3', 'u103/4', 'u79/5', 'u155/6', 'u126/7', 'u82/8', 'u33/9', 'u171/10', 'u180/11', 'u108/12', 'u21/13']);
+    assert.deepEqual(first('50-50'), ['g135', 'u180/3', 'u81/4', 'g119', 'u122/6', 'g167', 'u12/8', 'u113/9', 'u16/10', 'u148/11', 'g94', 'g111']);
+    assert.deepEqual(first('95-5'), ['g88', 'g21', 'g135', 'g106', 'g12', 'g94', 'g44', 'g85', 'g59', 'g44', 'g194', 'g158']);
+    assert.deepEqual(first('igiugid'), ['i201/2', 'g200', 'i202/4', 'u147/5', 'g132', 'i203/7', 'd1', 'i204/9', 'g14', 'i205/11', 'u149/12', 'g39']);
+    assert.deepEqual(first('50-50', 'uniform'), ['g112', 'u35/3', 'u171/4', 'g142', 'u194/6', 'g52', 'u8/8', 'u83/9', 'u118/10', 'u165/11', 'g86', 'g139']);
+    assert.deepEqual(first('50-50', 'latest'), ['g187', 'u199/3', 'u119/4', 'g166', 'u38/6', 'g198', 'u200/8', 'u195/9', 'u184/10', 'u132/11', 'g194', 'g170']);
+  });
+
+  test('a write is the key\'s other crud version under the operation\'s own version; only inserts carry their index', () => {
+    for (const name of ['write-only', 'igiugid']) {
+      const writes = new Map();
+      stream(name).forEach((op, i) => {
+        const number = Number(op.key.slice(1)) - 1;
+        if (op.kind === INSERT) assert.equal(op.index, i);
+        else assert.equal(Object.hasOwn(op, 'index'), false);
+        if (op.kind !== UPDATE && op.kind !== INSERT) {
+          assert.equal(op.doc, undefined);
+          return;
+        }
+        const before = writes.get(number) ?? 0;
+        const base = before % 2 === 0 ? ctx.updates[number] : ctx.docs[number];
+        assert.deepEqual(op.doc, { ...base, version: i + 2 }, `${name} ${i}`);
+        writes.set(number, before + 1);
+      });
+      assert.ok([...writes.values()].some((count) => count >= 3), name);
+    }
+  });
+
+  test('every update or delete of a key the stream inserted names its insert, the very first one too', () => {
+    const ops = stream('igiugid');
+    const insertOf = new Map();
+    let followed = 0;
+    ops.forEach((op, i) => {
+      if (op.kind === INSERT) insertOf.set(op.key, i);
+      if (op.kind === UPDATE || op.kind === DELETE) {
+        assert.equal(op.after, insertOf.get(op.key), `${op.kind} of ${op.key} at ${i}`);
+        if (op.after === 0) followed += 1;
+      } else {
+        assert.equal(op.after, undefined);
+      }
+      assert.equal(op.awaited === true, ops.some((later) => later.after === i), `awaited ${i}`);
+    });
+    assert.equal(ops[0].kind, INSERT);
+    assert.ok(followed > 0, 'a write of the key inserted by operation 0');
+  });
+
+  test('a delete takes the oldest key no update wrote, and never the last key; none left is an internal error', () => {
+    const deletes = (pattern, records, ops) => operationStream(ctx, { mix: { pattern }, ops, records, distribution: 'uniform', stream: 0 });
+    assert.deepEqual(deletes('D', 3, 2).map((op) => op.key), ['C1', 'C2']);
+    assert.throws(() => deletes('D', 3, 3), { message: 'internal: no key to delete at operation 2: every older key was updated or deleted' });
+    assert.throws(() => deletes('D', 1, 1), /no key to delete at operation 0/);
+    const mixed = deletes('UD', 4, 2);
+    const updated = Number(mixed[0].key.slice(1));
+    assert.equal(mixed[1].key, updated === 1 ? 'C2' : 'C1');
+  });
+});
+
+describe('mixed operation calls', () => {
+  const recorder = () => {
+    const calls = [];
+    return {
+      calls,
+      getDocument: async (collection, key) => { calls.push(['get', collection, key]); return { got: key }; },
+      updateDocument: async (collection, key, doc, ack) => { calls.push(['update', collection, key, doc.version, ack]); return 'updated'; },
+      deleteDocument: async (collection, key, ack) => { calls.push(['delete', collection, key, ack]); return 'deleted'; },
+      insertDocument: async (collection, doc, ack) => { calls.push(['insert', collection, doc._key, ack]); return 'inserted'; },
+    };
+  };
+
+  test('each kind calls its adapter operation on the mixed collection, with the acknowledgement asked', async () => {
+    assert.equal(COLLECTION, 'mixed');
+    const workload = byName['50-50'];
+    const adapter = recorder();
+    await workload.setup(adapter);
+    assert.deepEqual(await workload.call(adapter, { kind: READ, key: 'C1' }, { durable: true }), { got: 'C1' });
+    assert.equal(await workload.call(adapter, { kind: UPDATE, key: 'C1', doc: { _key: 'C1', version: 5 } }, { durable: true }), 'updated');
+    assert.equal(await workload.call(adapter, { kind: DELETE, key: 'C2' }, { durable: false }), 'deleted');
+    assert.equal(await workload.call(adapter, { kind: INSERT, key: 'C3', doc: { _key: 'C3', version: 6 }, index: 3 }, { durable: true }), 'inserted');
+    await workload.teardown(adapter);
+    assert.deepEqual(adapter.calls, [['get', 'mixed', 'C1'], ['update', 'mixed', 'C1', 5, { durable: true }],
+      ['delete', 'mixed', 'C2', { durable: false }], ['insert', 'mixed', 'C3', { durable: true }]]);
+  });
+
+  test('a write of a key the stream inserted waits for that insert, on each connection and in each round', { timeout: 5000 }, async () => {
+    const workload = byName.igiugid;
+    const order = [];
+    let release = null;
+    const adapter = {
+      insertDocument: async (collection, doc, ack) => {
+        await new Promise((resolve) => { release = resolve; });
+        order.push(`insert ${collection} ${doc._key} ${ack.durable}`);
+        return 'inserted';
+      },
+      updateDocument: async (collection, key) => { order.push(`update ${key}`); return 'updated'; },
+      deleteDocument: async (collection, key) => { order.push(`delete ${key}`); return 'deleted'; },
+    };
+    const insert = { kind: INSERT, key: 'C9', doc: { _key: 'C9', version: 2 }, index: 0, awaited: true };
+    // The write asks first, on a connection the workload's setup never saw; the insert comes after.
+    const round = async (write) => {
+      order.length = 0;
+      const writing = workload.call(adapter, write, { durable: false });
+      const inserting = workload.call(adapter, insert, { durable: true });
+      await sleep(20);
+      assert.deepEqual(order, [], 'the write waits');
+      release();
+      assert.equal(await inserting, undefined);
+      await writing;
+      assert.deepEqual(order, ['insert mixed C9 true', `${write.kind} C9`]);
+    };
+    await round({ kind: UPDATE, key: 'C9', doc: { _key: 'C9', version: 3 }, after: 0 });
+    // The next round's setup forgets the inserts of the last one.
+    await workload.setup(adapter);
+    await round({ kind: DELETE, key: 'C9', after: 0 });
+    // So does the teardown.
+    await workload.teardown(adapter);
+    await round({ kind: UPDATE, key: 'C9', doc: { _key: 'C9', version: 4 }, after: 0 });
+  });
+
+  test('a failed insert fails the writes that wait for it, with the insert named; alone it is no unhandled rejection', async () => {
+    const workload = byName.igiugid;
+    const adapter = { insertDocument: async () => { throw new Error('disk full'); }, deleteDocument: async () => 'deleted' };
+    await workload.setup(adapter);
+    const waiting = workload.call(adapter, { kind: DELETE, key: 'C9', after: 4 }, { durable: false });
+    const insert = { kind: INSERT, key: 'C9', doc: { _key: 'C9', version: 2 }, index: 4, awaited: true };
+    await assert.rejects(workload.call(adapter, insert, { durable: false }), { message: 'disk full' });
+    await assert.rejects(waiting, { message: 'its insert (operation 4) failed: disk full' });
+    const rejections = [];
+    const onRejection = (reason) => rejections.push(reason);
+    process.on('unhandledRejection', onRejection);
+    try {
+      await assert.rejects(workload.call(adapter, { ...insert, index: 7 }, { durable: false }), { message: 'disk full' });
+      await sleep(20);
+    } finally {
+      process.off('unhandledRejection', onRejection);
+    }
+    assert.deepEqual(rejections, []);
+  });
+
+  test('the check reads the collection back and judges the keys this process owns, from the loaded records', async () => {
+    const workload = byName['write-only'];
+    const written = { ...ctx.updates[1], version: 2 };
+    const ops = [{ kind: UPDATE, key: 'C2', doc: written }];
+    const times = { starts: [0], ends: [1] };
+    const judge = (final, params = { records: 3 }) => workload.check(ctx, ops, [undefined], {
+      readCollection: async (collection) => (collection === COLLECTION ? final : null),
+    }, params, times);
+    assert.deepEqual(await judge([ctx.docs[0], written, ctx.docs[2]]), []);
+    assert.deepEqual((await judge([ctx.docs[0], written])).map((f) => f.input), ['C3']);
+    assert.deepEqual((await judge([ctx.docs[0], ctx.docs[1], ctx.docs[2]])).map((f) => f.input), ['C2']);
+    // Only the first `records` documents were loaded.
+    assert.deepEqual((await judge([ctx.docs[0], written, ctx.docs[2]], { records: 2 })).map((f) => f.input), ['C3']);
+    // A shard's process judges its own keys only: the others' documents, stored or not, are not its concern.
+    const owns = (key) => key === 'C1' || key === 'C2';
+    assert.deepEqual(await judge([ctx.docs[0], written], { records: 3, owns }), []);
+    assert.deepEqual(await judge([ctx.docs[0], written, { _key: 'C3', torn: true }], { records: 3, owns }), []);
+    assert.deepEqual((await judge([ctx.docs[0], written, null], { records: 3, owns })).map((f) => f.input), ['undefined']);
+    assert.match((await judge({ rows: [] }))[0].problem, /expected an array of documents/);
+  });
+
+  test('each workload names the operation that tells whether an adapter supports it, and its own description', () => {
+    assert.deepEqual(WORKLOADS.map((w) => w.operation), ['getDocument', 'updateDocument', 'updateDocument', 'updateDocument', 'insertDocument']);
+    assert.ok(WORKLOADS.every((w) => w.compared === true && w.timed === true));
+    assert.deepEqual(WORKLOADS.map((w) => w.description), ['gets only', 'updates (replace) only', 'gets and updates, half each',
+      '95% gets, 5% updates', 'the cross-action pattern I G I U G I D: insert, get, insert, update, get, insert, delete']);
   });
 });
 
@@ -452,6 +625,75 @@ describe('mixed plan', () => {
     assert.throws(() => mixed.rounds({ config: { ...config, rates: [0] }, workloads: WORKLOADS }), { code: 'E_USAGE', message: /positive number/ });
     assert.throws(() => mixed.rounds({ config: { ...config, records: 0 }, workloads: WORKLOADS }), { code: 'E_USAGE', message: /--records must be/ });
     assert.throws(() => mixed.rounds({ config: { ...config, concurrency: [] }, workloads: WORKLOADS }), { code: 'E_USAGE', message: /concurrency level/ });
+    for (const concurrency of [null, undefined, [null]]) {
+      assert.throws(() => mixed.rounds({ config: { ...config, concurrency }, workloads: WORKLOADS }), { message: 'the mixed suite needs a concurrency level' });
+    }
+    const refusal = (changes) => {
+      try {
+        mixed.rounds({ config: { ...config, ...changes }, workloads: WORKLOADS });
+      } catch (error) {
+        assert.equal(error.code, 'E_USAGE');
+        return error.message;
+      }
+      return null;
+    };
+    assert.equal(refusal({ distribution: 'hot' }), 'unknown distribution "hot"; valid distributions: uniform, zipfian, latest');
+    assert.equal(refusal({ shape: 'round' }), 'unknown shape "round"; valid shapes: uniform, varied');
+    assert.equal(refusal({ records: 0 }), '--records must be a whole number of at least 1, got 0');
+    assert.equal(refusal({ records: 1.5 }), '--records must be a whole number of at least 1, got 1.5');
+    assert.equal(refusal({ records: 1 }), null);
+    assert.equal(refusal({ rates: '100,x' }), '--rate must be a positive number of operations per second or a comma-separated list of them, got 100,x');
+    for (const rates of ['', ' ', '100, ', -5, Number.NaN, Number.POSITIVE_INFINITY, [100, 0]]) assert.match(refusal({ rates }), /^--rate must be/, String(rates));
+    assert.equal(refusal({ rates: [100, 100] }), '--rate names a value twice: 100,100');
+    assert.equal(refusal({ rates: null }), null);
+    assert.equal(refusal({ rates: [0.5, 200] }), null);
+  });
+
+  test('its defaults: one run of 100,000 operations over 10,000 uniform documents of seed 1, zipfian, not durable', async () => {
+    const rounds = mixed.rounds({ config: { concurrency: 3 }, workloads: WORKLOADS.slice(0, 1) });
+    assert.deepEqual(rounds.map((r) => [r.run, r.label, r.concurrency, r.steps[0].key]), [[1, 'run 1/1', 3, 'read-only n=100000 c=3']]);
+    assert.deepEqual(rounds[0].steps[0].params, { ops: 100_000, records: 10_000, distribution: 'zipfian', concurrency: 3, durable: false });
+    assert.equal(rounds[0].steps[0].workload, WORKLOADS[0]);
+    const small = mixed.rounds({ config: { concurrency: [2], records: 5, runs: 3 }, workloads: WORKLOADS.slice(4) });
+    assert.deepEqual(small.map((r) => r.label), ['run 1/3', 'run 2/3', 'run 3/3']);
+    // The documents loaded: those of seed 1 and the uniform shape, two inserts at a time at concurrency 2.
+    const inserted = [];
+    let inFlight = 0;
+    let most = 0;
+    const adapter = {
+      createTempCollection: async () => {},
+      insertDocument: async (name, doc) => {
+        inFlight += 1;
+        most = Math.max(most, inFlight);
+        await sleep(2);
+        inFlight -= 1;
+        inserted.push(doc);
+      },
+    };
+    await small[0].setup(adapter);
+    assert.deepEqual(inserted, crudDocuments({ count: 5, shape: 'uniform', seed: 1 }).docs);
+    assert.equal(most, 2);
+    assert.deepEqual(mixed.defaults, {
+      runs: 1, concurrency: [25], records: 10_000, ops: [100_000], distribution: 'zipfian', shape: 'uniform', sync: false,
+    });
+    assert.deepEqual(mixed.configure({ concurrency: [1] }), {
+      concurrency: [1], records: 10_000, ops: [100_000], rates: [], distribution: 'zipfian', shape: 'uniform', durable: false, seed: 1,
+    });
+  });
+
+  test('prepares the loaded documents and those the largest stream inserts, and describes them', async () => {
+    const data = await mixed.prepare({ records: 5, ops: [7, 14], shape: 'varied', seed: 2 });
+    const made = crudDocuments({ count: 5 + crossInserts(14), shape: 'varied', seed: 2 });
+    assert.deepEqual(data, { shape: 'varied', seed: 2, records: 5, ...made });
+    assert.equal(data.docs.length, 11);
+    assert.equal(mixed.context(data), data);
+    assert.deepEqual(mixed.describeData({ shape: 'varied', records: 300, seed: 5, docs: [] }), {
+      id: 'mixed-varied-r300-s5', name: 'mixed documents', shape: 'varied', seed: 5, documents: 300, label: '300 varied documents, seed 5',
+    });
+    assert.equal(mixed.id, 'mixed');
+    assert.equal(mixed.name, 'mixed');
+    assert.deepEqual(mixed.alwaysRun, []);
+    assert.equal(mixed.description, 'concurrent gets, updates, inserts and deletes of the same documents, closed or open loop, every read checked');
   });
 });
 
