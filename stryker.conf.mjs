@@ -78,6 +78,22 @@ const SCOPES = {
     tests: ["--test-name-pattern='^(mixed key|mixed operation|the consistency|mixed plan)' test/suites/mixed.test.js", 'test/workloads/declarations.test.js',
       "--test-name-pattern='^mixed through the runner' test/suites/mixed.test.js"],
   },
+  // The rest of workloads/ in parts, each with the tests that exercise its files: the unit tests first, the runs
+  // through the runner (the memory store or SQLite, a second or more) after them.
+  'workloads-queries': {
+    mutate: ['workloads/queries/*.js'],
+    tests: ["--test-name-pattern='^(?!<root>$|a run measures|a query that stalls)' test/queries.test.js",
+      "--test-name-pattern='^(a run measures|a query that stalls)' test/queries.test.js"],
+  },
+  'workloads-suites': {
+    mutate: ['workloads/crud/documents.js', 'workloads/crud/suite.js', 'workloads/social/presets.js', 'workloads/social/suite.js', 'workloads/index.js'],
+    tests: ['test/workloads/declarations.test.js', 'test/suites/crud.test.js',
+      "--test-name-pattern='^(the presets|givenFlags|a limited dataset|a preset runs on the real)' test/presets.test.js", 'test/validation.test.js'],
+  },
+  'workloads-graph-load': {
+    mutate: ['workloads/graph/load.js', 'workloads/graph/suite.js'],
+    tests: ['test/graph-load.test.js', REPORT_SUITE_TESTS('test/report/graph-report.test.js')],
+  },
   import: {
     mutate: ['import/**/*.js'],
     tests: ['test/import.test.js'],
@@ -100,8 +116,9 @@ const SCOPES = {
   },
 };
 
-// By default every scope but the report's and the datasets' parts (the report and datasets scopes hold them).
-const names = (process.env.STRYKER_SCOPE ?? Object.keys(SCOPES).filter((name) => !/^(report|datasets)-/.test(name)).join(',')).split(',').map((name) => name.trim()).filter(Boolean);
+// By default every scope but the report's, the datasets' and the workloads' parts (the report, datasets and workloads
+// scopes hold them).
+const names = (process.env.STRYKER_SCOPE ?? Object.keys(SCOPES).filter((name) => !/^(report|datasets|workloads)-/.test(name)).join(',')).split(',').map((name) => name.trim()).filter(Boolean);
 const unknown = names.filter((name) => !(name in SCOPES));
 if (unknown.length > 0) throw new Error(`STRYKER_SCOPE: unknown scope ${unknown.join(', ')}; scopes: ${Object.keys(SCOPES).join(', ')}`);
 const chosen = names.map((name) => SCOPES[name]);
