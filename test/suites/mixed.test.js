@@ -75,6 +75,12 @@ describe('mixed key distributions', () => {
   test('zipfian hashes with YCSB\'s FNV-1a 64; an unknown distribution is a usage error', () => {
     // FNV-1a 64 of eight zero bytes, as a signed long made positive (computed apart, with Python integers).
     assert.equal(fnvHash64(0), 0x573807cdd7e5c63bn);
+    // Each byte of the long in turn, low byte first; hashes above 2^63 made positive, those below kept.
+    assert.equal(fnvHash64(1), 0x7632ced6e2d5105cn);
+    assert.equal(fnvHash64(256), 0x1c8a835829b99916n);
+    assert.equal(fnvHash64(123456789), 0x209fb53a28d931e7n);
+    assert.equal(fnvHash64(2n ** 63n - 1n), 0x730a6574035b9e43n);
+    assert.equal(fnvHash64(9999999999), 0x3207ffb3a7bacce2n);
     assert.notEqual(fnvHash64(1), fnvHash64(256));
     assert.throws(() => createKeyChooser({ distribution: 'pareto', random: createRandom(1), capacity: 5 }),
       { code: 'E_USAGE', message: /valid distributions: uniform, zipfian, latest/ });
