@@ -266,3 +266,18 @@ test('writes: each workload passes, is undone, and a store that loses one write 
   await restore(adapter, 'edges', ctx, writtenEdges(ctx));
   assert.deepEqual(await snapshot(), before, 'restore puts every written edge back');
 });
+
+test('each workload states what it asks for, in the words a report prints beside it', () => {
+  assert.deepEqual(Object.fromEntries(WORKLOADS.map((workload) => [workload.name, workload.description])), {
+    findEdge: 'the edge from source to target with its weight, or null (mostly existing edges, a fifth reversed)',
+    edgesOf: 'every edge touching the vertex, both directions',
+    inEdges: 'every edge into the vertex',
+    friends: 'the distinct ids sharing an edge with the vertex, either direction',
+    countFriends: 'the number of edges touching the vertex and the sum of their weights',
+    countFollowers: 'the number of edges into the vertex and the sum of their weights',
+    upsertEdge: 'insert an edge or set the weight of an existing one, one request each (half new pairs, half existing)',
+    upsertEdges: 'the same, 500 edges per request in one transaction',
+    removeEdge: 'remove an existing edge, one request each',
+    removeEdges: 'remove 500 existing edges per request in one transaction',
+  });
+});
