@@ -82,7 +82,7 @@ const SCOPES = {
   // through the runner (the memory store or SQLite, a second or more) after them.
   'workloads-queries': {
     mutate: ['workloads/queries/*.js'],
-    tests: ["--test-name-pattern='^(?!<root>$|a run measures|a query that stalls)' test/queries.test.js",
+    tests: ['test/workloads/queries-suite.test.js', "--test-name-pattern='^(?!<root>$|a run measures|a query that stalls)' test/queries.test.js",
       "--test-name-pattern='^(a run measures|a query that stalls)' test/queries.test.js"],
   },
   'workloads-suites': {

@@ -1,0 +1,217 @@
+// The queries suite's parts one by one, without the runner: what the suite declares, its workloads' calls,
+// checks and tallies, the reference digests computed once, the answer check's limits (examples, clipped rows,
+// canonical texts), and the loader's batches, timings, marker and refusals against a store made up here.
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { test } from 'node:test';
+import { ErrorCodes } from '../../core/errors.js';
+import { CASES, getCase } from '../../workloads/queries/cases.js';
+import { answerProblem, canonicalRow, canonicalRows, digestOf } from '../../workloads/queries/check.js';
+import { GENERATION, INDEXES, queryDocument, queryDocuments } from '../../workloads/queries/data.js';
+import { BATCH, loadQueryCollections } from '../../workloads/queries/load.js';
+import suite, { stepKey } from '../../workloads/queries/suite.js';
+import { WORKLOADS, queriesContext } from '../../workloads/queries/workloads.js';
+
+test('the suite declares its identity, flags and defaults, and describes its data', async () => {
+  assert.equal(suite.id, 'queries');
+  assert.equal(suite.name, 'queries');
+  assert.equal(suite.description, 'the 32 read-only query cases of the AQL shootout on collections of 10k, 100k and 1M documents, one query at a time');
+  assert.equal(suite.workloads, WORKLOADS);
+  assert.deepEqual(suite.alwaysRun, []);
+  assert.deepEqual(suite.flags, ['size', 'reimport']);
+  assert.deepEqual(suite.defaults, { runs: 5, concurrency: [1], size: '10k,100k,1M' });
+  assert.deepEqual(await suite.prepare({ size: '1k,10k' }), { sizes: ['1k', '10k'] });
+  await assert.rejects(suite.prepare({ size: ['1k', '10k', '1M'] }),
+    { code: ErrorCodes.USAGE, message: '--size is given 3 times; give it once, as a comma-separated list' });
+  assert.deepEqual(suite.configure({ size: '10k', concurrency: [1], clients: 1 }), { sizes: ['10k'], concurrency: [1] });
+  assert.deepEqual(suite.configure({ size: '1M', concurrency: [1, 1] }), { sizes: ['1M'], concurrency: [1] });
+  assert.throws(() => suite.configure({ size: '1k', concurrency: [1, 2] }),
+    { code: ErrorCodes.USAGE, message: '--concurrency does not apply to --suite queries: its queries run one at a time, as published' });
+  assert.throws(() => suite.configure({ size: '1k', concurrency: [1], clients: 2 }),
+    { code: ErrorCodes.USAGE, message: '--clients does not apply to --suite queries: its queries run one at a time, from one client' });
+  assert.deepEqual(suite.describeData({ sizes: ['1k', '1M'] }), {
+    id: 'queries-g100', name: 'query shootout documents', groups: 100, generation: GENERATION,
+    sizes: { '1k': 1000, '1M': 1_000_000 }, label: 'generated documents (1k, 1M), 100 groups',
+  });
+  assert.equal(stepKey('concat', '10k'), 'concat 10k');
+  const rounds = suite.rounds({ config: { sizes: ['1k'], runs: 2 }, workloads: WORKLOADS.slice(0, 1) });
+  assert.equal(rounds.length, 1);
+  assert.equal(rounds[0].run, 1);
+  assert.equal(rounds[0].chained, false);
+  assert.deepEqual(rounds[0].steps.map((step) => step.label), ['collect-number 1k run 1/2', 'collect-number 1k run 2/2']);
+  assert.equal(rounds[0].steps[0].workload, WORKLOADS[0]);
+  assert.equal(typeof suite.context().reference, 'function');
+});
+
+test('a workload per case: its query called on the size\'s collection, its rows tallied, its answer checked against the reference', () => {
+  assert.deepEqual(WORKLOADS.map((w) => w.name), CASES.map((c) => c.name));
+  assert.ok(WORKLOADS.every((w, i) => w.operation === CASES[i].name && w.compared === true && w.description === CASES[i].description));
+  const workload = WORKLOADS.find((w) => w.name === 'filter-number');
+  const queryCase = getCase('filter-number');
+  assert.deepEqual(workload.inputs({}, { documents: 1000 }), [queryCase.params(1000)]);
+  const calls = [];
+  const adapter = { query: (...args) => { calls.push(args); return 'answer'; } };
+  assert.equal(workload.call(adapter, { x: 1 }, { collection: 'values1k' }), 'answer');
+  assert.deepEqual(calls, [['filter-number', 'values1k', { x: 1 }]]);
+  assert.deepEqual(workload.tally([], [[1, 2, 3]]), { rows: 3 });
+  assert.deepEqual(workload.tally([], [{ rows: [] }]), { rows: null });
+  const ctx = queriesContext();
+  const [params] = workload.inputs(ctx, { documents: 1000 });
+  const right = queryCase.reference(1000, params);
+  assert.deepEqual(workload.check(ctx, [params], [right], null, { documents: 1000 }), []);
+  const failures = workload.check(ctx, [params], [[]], null, { documents: 1000 });
+  assert.deepEqual(failures.map((f) => f.input), ['filter-number on 1000 documents']);
+  assert.match(failures[0].problem, /^0 rows, expected 1; missing row/);
+});
+
+test('each case\'s reference digest is computed once per size, and a case that shares another\'s uses that one\'s', () => {
+  const ctx = queriesContext();
+  let computed = 0;
+  const counted = (queryCase) => ({ ...queryCase, reference: (...args) => { computed += 1; return queryCase.reference(...args); } });
+  const extract = counted(getCase('extract-key'));
+  const params = extract.params(1000);
+  const digest = ctx.reference(extract, 1000, params);
+  assert.deepEqual(digest, digestOf(canonicalRows(getCase('extract-key').reference(1000, params), extract.order)));
+  assert.equal(ctx.reference(extract, 1000, params), digest);
+  assert.equal(computed, 1);
+  assert.notDeepEqual(ctx.reference(extract, 100, extract.params(100)), digest);
+  assert.equal(computed, 2);
+  const shared = CASES.find((c) => c.sameReferenceAs);
+  const owner = getCase(shared.sameReferenceAs);
+  const mine = ctx.reference(counted(owner), 1000, owner.params(1000));
+  assert.equal(ctx.reference(counted(shared), 1000, shared.params(1000)), mine);
+  assert.equal(computed, 3);
+});
+
+test('the check names three examples at most, clips long rows, and counts rows when only their number differs', () => {
+  const many = { name: 'many', order: 'any' };
+  const expected = ['a', 'b', 'c', 'd', 'e'];
+  const problem = (queryCase, answer, rows) => answerProblem(queryCase, answer, digestOf(canonicalRows(rows, queryCase.order)), () => rows);
+  assert.equal(problem(many, ['v', 'w', 'x', 'y', 'z'], expected),
+    '5 rows; missing row "a"; missing row "b"; missing row "c"; unexpected row "v"; unexpected row "w"; unexpected row "x"');
+  assert.equal(problem(many, ['a', 'b', 'c', 'd'], expected), '4 rows, expected 5; missing row "e"');
+  assert.equal(problem(many, ['a', 'b', 'c', 'd', 'e', 'e'], expected), '6 rows, expected 5; unexpected row "e"');
+  assert.equal(problem(many, ['a', 'b', 'c', 'd', 'e'], expected), null);
+  // Missing rows after the last answered one, and extra rows after the last expected one.
+  assert.equal(problem(many, ['a'], ['a', 'b']), '1 rows, expected 2; missing row "b"');
+  assert.equal(problem(many, ['a', 'b'], ['a']), '2 rows, expected 1; unexpected row "b"');
+  const ordered = { name: 'ordered', order: 'ascending' };
+  assert.equal(problem(ordered, [5, 4, 3, 2, 1], [1, 2, 3, 4, 5]), '5 rows; row 1: expected 1, got 5; row 2: expected 2, got 4; row 4: expected 4, got 2');
+  assert.equal(problem(ordered, [1], [1, 2]), '1 rows, expected 2; row 2: expected 2, got no row');
+  const long = 'x'.repeat(200);
+  const clipped = problem(many, [long], ['y']);
+  assert.equal(clipped, `1 rows; missing row "y"; unexpected row ${JSON.stringify(long).slice(0, 119)}…`);
+  const exact = 'x'.repeat(118); // 120 characters as JSON text: kept whole
+  assert.equal(problem(many, [exact], ['y']), `1 rows; missing row "y"; unexpected row ${JSON.stringify(exact)}`);
+});
+
+test('canonical rows: fields by name at any depth, arrays of documents, values JSON cannot write told apart', () => {
+  assert.equal(canonicalRow({ b: 1, a: 'x' }), '{"a":"x","b":1}');
+  assert.equal(canonicalRow({ a: 1, b: { d: [1, 'x'], c: null } }), '{"a":1,"b":{"c":null,"d":[1,"x"]}}');
+  assert.equal(canonicalRow({ a: 1, a2: true }), '{"a":1,"a2":true}');
+  assert.equal(canonicalRow([{ b: 2, a: 1 }, 3]), '[{"a":1,"b":2},3]');
+  assert.equal(canonicalRow([1, 'a', null, false]), '[1,"a",null,false]');
+  assert.equal(canonicalRow({ a: Number.NaN }), '{"a":NaN}');
+  assert.equal(canonicalRow({ a: Number.POSITIVE_INFINITY }), '{"a":Infinity}');
+  assert.equal(canonicalRow({ a: undefined }), '{"a":undefined}');
+  assert.equal(canonicalRow([undefined]), '[undefined]');
+  assert.equal(canonicalRow(5n), '5n');
+  assert.equal(canonicalRow('5'), '"5"');
+  assert.deepEqual(canonicalRows([3, 1, 2], 'any'), ['1', '2', '3']);
+  assert.deepEqual(canonicalRows([3, 1, 2], 'ascending'), ['3', '1', '2']);
+  assert.deepEqual(digestOf(['a', 'b']), { rows: 2, sha256: createHash('sha256').update('a\nb\n').digest('hex') });
+});
+
+test('the documents and their indexes as published', () => {
+  assert.deepEqual(INDEXES, { hash: ['value1', 'value2'], sorted: ['value3', 'value4'] });
+  assert.deepEqual(queryDocuments(98, 101).map((doc) => [doc._key, doc.value7, doc.value8]), [['test98', 98, 'test98'], ['test99', 99, 'test99'], ['test100', 0, 'test0']]);
+  assert.deepEqual(queryDocuments(5, 5), []);
+  assert.deepEqual(queryDocument(7), queryDocuments(7, 8)[0]);
+});
+
+// A store that keeps what the loader sends, and a marker, as an adapter would.
+function madeUpStore({ marker = null, countOff = 0 } = {}) {
+  const store = {
+    marker, calls: [], collections: new Map(),
+    inspectNamespace: async () => ({ state: 'owned', marker: store.marker }),
+    resetNamespace: async () => {},
+    writeMarker: async (next) => { store.calls.push(['marker', JSON.parse(JSON.stringify(next))]); store.marker = next; },
+    createQueryCollection: async (name) => { store.calls.push(['create', name]); store.collections.set(name, 0); },
+    importQueryDocuments: async (name, docs) => {
+      store.calls.push(['import', name, docs[0]._key, docs.length]);
+      store.collections.set(name, store.collections.get(name) + docs.length);
+    },
+    indexQueryCollection: async (name) => { store.calls.push(['index', name]); },
+    countQueryDocuments: async (name) => (store.collections.get(name) ?? 0) + countOff,
+  };
+  return store;
+}
+
+const load = (adapter, sizes, extra = {}) => loadQueryCollections({ adapter, description: { id: 'made-up' }, options: {}, sizes, ...extra });
+
+test('the loader: batches of 10,000 documents, indexed after, counted; its timings; the progress it shows', async () => {
+  assert.equal(BATCH, 10_000);
+  const store = madeUpStore();
+  const shown = [];
+  const progress = {
+    bar: (label, total) => { shown.push(['bar', label, total]); return { update: (n) => shown.push(['update', n]), stop: () => shown.push(['stop']) }; },
+    log: (line) => shown.push(['log', line]),
+  };
+  const result = await load(store, ['100k'], { progress });
+  assert.deepEqual(store.calls.filter((call) => call[0] === 'import').map((call) => [call[2], call[3]]),
+    Array.from({ length: 10 }, (_, i) => [`test${i * 10_000}`, 10_000]));
+  assert.deepEqual(store.calls.map((call) => call[0]).filter((kind) => kind !== 'import'), ['create', 'index', 'marker']);
+  assert.deepEqual(shown, [['bar', 'loading values100k', 100_000], ...Array.from({ length: 10 }, (_, i) => ['update', (i + 1) * 10_000]), ['stop']]);
+  const entry = result.collections['100k'];
+  assert.deepEqual(Object.keys(entry), ['documents', 'reused', 'ms', 'documentsMs', 'indexesMs', 'documentsPerSec']);
+  assert.equal(entry.documents, 100_000);
+  assert.equal(entry.reused, false);
+  assert.ok(entry.ms > 0 && entry.documentsMs > 0 && entry.indexesMs >= 0, JSON.stringify(entry));
+  assert.ok(entry.documentsMs <= entry.ms);
+  for (const figure of [entry.ms, entry.documentsMs, entry.indexesMs]) assert.equal(Math.round(figure * 10) / 10, figure);
+  assert.ok(Math.abs(entry.indexesMs - (entry.ms - entry.documentsMs)) <= 0.11, JSON.stringify(entry));
+  assert.ok(Number.isInteger(entry.documentsPerSec));
+  assert.ok(Math.abs((entry.documentsPerSec * entry.ms) / 100_000_000 - 1) < 0.05, JSON.stringify(entry));
+  assert.equal(result.reused, false);
+  assert.equal(result.ms, entry.ms);
+  assert.deepEqual(store.marker, { queries: { values100k: { documents: 100_000, groups: 100, generation: GENERATION } } });
+  // A size that does not fill its last batch.
+  const small = madeUpStore();
+  await load(small, ['1k']);
+  assert.deepEqual(small.calls.filter((call) => call[0] === 'import').map((call) => call.slice(1)), [['values1k', 'test0', 1000]]);
+});
+
+test('the loader reuses a collection its marker records, says so, and sums the times of those it loaded', async () => {
+  const wanted = { documents: 1000, groups: 100, generation: GENERATION };
+  const store = madeUpStore({ marker: { other: 'kept', queries: { values1k: wanted } } });
+  store.collections.set('values1k', 1000);
+  const lines = [];
+  const result = await load(store, ['1k', '10k'], { progress: { log: (line) => lines.push(line), bar: () => null } });
+  assert.deepEqual(lines, ['reusing values1k: 1,000 documents, loaded before']);
+  assert.deepEqual(result.collections['1k'], { documents: 1000, reused: true });
+  assert.equal(result.reused, false);
+  assert.equal(result.ms, result.collections['10k'].ms);
+  assert.deepEqual(store.marker, { other: 'kept', queries: { values1k: wanted, values10k: { ...wanted, documents: 10_000 } } });
+  const again = await load(store, ['1k', '10k']);
+  assert.deepEqual(again, { reused: true, ms: 0, collections: { '1k': { documents: 1000, reused: true }, '10k': { documents: 10_000, reused: true } } });
+  // Another generation, groups or count in the marker: loaded again, the marker forgetting it first.
+  for (const stale of [{ ...wanted, generation: GENERATION + 1 }, { ...wanted, groups: 10 }, { ...wanted, documents: 999 }]) {
+    const old = madeUpStore({ marker: { queries: { values1k: stale, values10k: wanted } } });
+    old.collections.set('values1k', 1000);
+    await load(old, ['1k']);
+    assert.deepEqual(old.calls[0], ['marker', { queries: { values10k: wanted } }], JSON.stringify(stale));
+    assert.deepEqual(old.calls.at(-1), ['marker', { queries: { values10k: wanted, values1k: wanted } }]);
+  }
+  // No marker of the collection: nothing to forget first.
+  const fresh = madeUpStore({ marker: { queries: {} } });
+  await load(fresh, ['1k']);
+  assert.deepEqual(fresh.calls.map((call) => call[0]), ['create', 'import', 'index', 'marker']);
+});
+
+test('the loader refuses a collection that stored another count', async () => {
+  await assert.rejects(load(madeUpStore({ countOff: -1 }), ['1k']),
+    { code: ErrorCodes.IMPORT, message: 'loading values1k stored 999 documents, not 1000' });
+  const store = madeUpStore({ countOff: 1 });
+  await assert.rejects(load(store, ['1k']), { message: 'loading values1k stored 1001 documents, not 1000' });
+  assert.equal(store.marker, null, 'no marker for a collection that failed its count');
+});
