@@ -92,7 +92,7 @@ const SCOPES = {
   },
   'workloads-graph-load': {
     mutate: ['workloads/graph/load.js', 'workloads/graph/suite.js'],
-    tests: ['test/graph-load.test.js', REPORT_SUITE_TESTS('test/report/graph-report.test.js')],
+    tests: ['test/workloads/graph-suite.test.js', 'test/graph-load.test.js', REPORT_SUITE_TESTS('test/report/graph-report.test.js')],
   },
   import: {
     mutate: ['import/**/*.js'],

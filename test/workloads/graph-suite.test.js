@@ -1,0 +1,172 @@
+// The graph suite's declarations and its loader without a dataset on disk: what the suite tells the runner and
+// the CLI, and the load of an edge list made up here (its batches, timings, floor, marker, reuse and refusals)
+// into a store that keeps what it is sent.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ErrorCodes } from '../../core/errors.js';
+import { BATCH, COLLECTION, loadEdgeCollection } from '../../workloads/graph/load.js';
+import suite, { stepKey } from '../../workloads/graph/suite.js';
+import { WORKLOADS } from '../../workloads/graph/workloads.js';
+
+test('the suite declares its identity, flags and defaults, and refuses --clients and an unknown scale', () => {
+  assert.equal(suite.id, 'graph');
+  assert.equal(suite.name, 'graph');
+  assert.equal(suite.description, 'edge lookups, friends and followers, upserts and removals one by one and in batches of 500 on a weighted edge list');
+  assert.equal(suite.workloads, WORKLOADS);
+  assert.deepEqual(suite.alwaysRun, []);
+  assert.deepEqual(suite.flags, ['scale', 'dataset', 'skip-bad', 'reimport']);
+  assert.deepEqual(suite.defaults, { runs: 3, concurrency: [1] });
+  assert.deepEqual(suite.configure({ scale: 'tiny', concurrency: [1, 4], seed: 7, clients: 1 }), { concurrency: [1, 4], seed: 7 });
+  assert.throws(() => suite.configure({ scale: 'tiny', concurrency: [1], clients: 2 }),
+    { code: ErrorCodes.USAGE, message: '--clients does not apply to --suite graph yet: its write checks read back from one process' });
+  assert.throws(() => suite.configure({ scale: 'huge', concurrency: [1] }), { code: ErrorCodes.USAGE, message: /unknown scale "huge"/ });
+});
+
+test('its edge list described with the sizes and the sampling of its parameters', () => {
+  const edges = {
+    id: 'pokec-tiny-s1', name: 'pokec', scale: 'tiny', seed: 1, edges: 12345, vertices: 678, weights: 'derived', source: 'synthetic',
+    sha256: 'abc', file: '/x/edges.tsv',
+  };
+  const sizes = { reads: 1000, writes: 500, batches: 4 };
+  const described = {
+    id: 'pokec-tiny-s1', name: 'pokec', scale: 'tiny', seed: 1, edges: 12345, vertices: 678, weights: 'derived', source: 'synthetic',
+    sha256: { edges: 'abc' }, readStats: null, sizes: { reads: 1000, writes: 500, batches: 4, batchSize: 500 },
+    sampling: { hotVertices: 100, hotShare: 0.1, reversedPairs: 0.2, newUpserts: 0.5 },
+    label: 'pokec edge list, 12,345 edges (derived weights), seed 1',
+  };
+  assert.deepEqual(suite.describeData({ edges, sizes }), described);
+  assert.deepEqual(suite.describeData({ edges: { ...edges, readStats: { skipped: 2 } }, sizes }).readStats, { skipped: 2 });
+});
+
+test('one round per level and run, its steps keyed by the level only when there are several', async () => {
+  assert.equal(stepKey('findEdge', 4, 2), 'findEdge c=4');
+  assert.equal(stepKey('findEdge', 4, 1), 'findEdge');
+  const workloads = WORKLOADS.slice(0, 2);
+  const one = suite.rounds({ config: { concurrency: [3], runs: 2 }, workloads });
+  assert.deepEqual(one.map((r) => [r.run, r.label, r.concurrency, r.chained]), [[1, 'run 1/2', 3, false], [2, 'run 2/2', 3, false]]);
+  assert.deepEqual(one[0].steps, workloads.map((workload) => ({ key: workload.name, workload, params: { collection: COLLECTION, concurrency: 3 } })));
+  const two = suite.rounds({ config: { concurrency: [1, 8], runs: 1 }, workloads });
+  assert.deepEqual(two.map((r) => r.label), ['c=1 run 1/1', 'c=8 run 1/1']);
+  assert.deepEqual(two[1].steps.map((s) => s.key), ['findEdge c=8', 'edgesOf c=8']);
+  // A round's setup puts back what earlier writes changed: an upserted pair's original weight, a new pair removed.
+  const calls = [];
+  const adapter = { graph: { upsertEdges: async (collection, batch) => calls.push(['upsert', collection, batch.length]), removeEdges: async (collection, batch) => calls.push(['remove', collection, batch.length]) } };
+  const reference = { findEdge: (source, target) => (source === 1 ? { source, target, weight: 9 } : null) };
+  const ctx = {
+    reference,
+    params: {
+      upsertEdge: { edges: [{ source: 1, target: 2, weight: 5 }, { source: 3, target: 4, weight: 6 }] }, upsertEdges: { edges: [] }, removeEdge: { edges: [] }, removeEdges: { edges: [] },
+    },
+  };
+  await one[0].setup(adapter, ctx);
+  assert.deepEqual(calls, [['upsert', 'edges', 1], ['remove', 'edges', 1]]);
+});
+
+// An edge list of `edges` edges read in batches of `batchSize` (a few milliseconds each), hashing to `hashes`.
+function madeUpEdges({ edges = 250_000, sha256 = 'right', hashes = sha256, read = edges } = {}) {
+  const batchSizes = [];
+  return {
+    id: 'made-up', edges, sha256, file: '/data/edges.tsv', dir: '/data', batchSizes,
+    async* readBatches({ batchSize = 1000, digest = null } = {}) {
+      batchSizes.push(batchSize);
+      for (let from = 0; from < read; from += batchSize) {
+        await sleep(2);
+        yield Array.from({ length: Math.min(batchSize, read - from) }, (_, i) => ({ source: from + i, target: from + i + 1, weight: 1 }));
+      }
+      if (digest) digest.sha256 = hashes;
+    },
+  };
+}
+
+function madeUpStore({ marker = null, countOff = 0, diskUsage = true } = {}) {
+  const store = {
+    marker, calls: [], stored: 0,
+    inspectNamespace: async () => ({ state: 'owned', marker: store.marker }),
+    resetNamespace: async () => {},
+    writeMarker: async (next) => { store.calls.push(['marker', JSON.parse(JSON.stringify(next))]); store.marker = next; },
+    graph: {
+      create: async (collection) => { store.calls.push(['create', collection]); store.stored = 0; },
+      importEdges: async (collection, batch) => { store.calls.push(['import', collection, batch.length]); store.stored += batch.length; },
+      index: async (collection) => { await sleep(15); store.calls.push(['index', collection]); },
+      count: async () => store.stored + countOff,
+      ...(diskUsage ? { diskUsage: async (collection) => (collection === COLLECTION ? 4096 : -1) } : {}),
+    },
+  };
+  return store;
+}
+
+const load = (adapter, data, extra = {}) => loadEdgeCollection({ adapter, description: { id: 'made-up' }, options: {}, data, ...extra });
+
+test('a load: the floor first, then batches of 100,000 hashed as they go, indexed, counted, the marker written last', async () => {
+  assert.equal(COLLECTION, 'edges');
+  assert.equal(BATCH, 100_000);
+  const data = madeUpEdges();
+  const store = madeUpStore();
+  const shown = [];
+  const progress = {
+    bar: (label, total) => { shown.push(['bar', label, total]); return { update: (n) => shown.push(['update', n]), stop: () => shown.push(['stop']) }; },
+    log: (line) => shown.push(['log', line]),
+  };
+  const result = await load(store, data, { progress });
+  assert.deepEqual(data.batchSizes, [1000, 100_000], 'the floor reads at its own batch size, the import at 100,000');
+  assert.deepEqual(store.calls, [['create', 'edges'], ['import', 'edges', 100_000], ['import', 'edges', 100_000], ['import', 'edges', 50_000],
+    ['index', 'edges'], ['marker', { graph: { id: 'made-up', edges: 250_000, sha256: 'right' } }]]);
+  assert.deepEqual(shown, [['log', 'reading and parsing /data/edges.tsv alone (the floor)'], ['bar', 'importing 250,000 edges', 250_000],
+    ['update', 100_000], ['update', 200_000], ['update', 250_000], ['stop'], ['log', 'building the indexes']]);
+  assert.deepEqual(Object.keys(result), ['reused', 'edges', 'ms', 'edgesMs', 'indexesMs', 'edgesPerSec', 'floor', 'floorMultiple', 'collectionBytes', 'sha256']);
+  assert.equal(result.reused, false);
+  assert.equal(result.edges, 250_000);
+  assert.deepEqual(result.sha256, { edges: 'right' });
+  assert.equal(result.collectionBytes, 4096);
+  const { ms, edgesMs, indexesMs, edgesPerSec, floor, floorMultiple } = result;
+  for (const figure of [ms, edgesMs, indexesMs, floor.ms]) assert.equal(Math.round(figure * 10) / 10, figure);
+  assert.ok(edgesMs > 0 && indexesMs >= 14 && ms >= edgesMs + 14, JSON.stringify(result));
+  assert.ok(Math.abs(indexesMs - (ms - edgesMs)) <= 0.11, JSON.stringify(result));
+  assert.ok(Math.abs((edgesPerSec * ms) / 250_000_000 - 1) < 0.02, JSON.stringify(result));
+  assert.ok(floor.ms > 0 && Math.abs((floor.edgesPerSec * floor.ms) / 250_000_000 - 1) < 0.02, JSON.stringify(floor));
+  assert.ok(Math.abs(floorMultiple - ms / floor.ms) < 0.05 * (ms / floor.ms), JSON.stringify(result));
+  assert.equal(Math.round(floorMultiple * 100) / 100, floorMultiple);
+  // A store that cannot measure its size on disk: null.
+  assert.equal((await load(madeUpStore({ diskUsage: false }), madeUpEdges({ edges: 10 }))).collectionBytes, null);
+});
+
+test('a load is reused while the marker records the same edge list and the count agrees; otherwise the marker forgets it first', async () => {
+  const identity = { id: 'made-up', edges: 10, sha256: 'right' };
+  const store = madeUpStore({ marker: { profiles: 'kept', graph: identity } });
+  store.stored = 10;
+  const lines = [];
+  const progress = { log: (line) => lines.push(line), bar: () => null };
+  assert.deepEqual(await load(store, madeUpEdges({ edges: 10 }), { progress }),
+    { reused: true, edges: 10, ms: 0, collectionBytes: 4096, sha256: { edges: 'right' } });
+  assert.deepEqual(lines, ['reusing the edge collection: 10 edges, loaded before']);
+  assert.deepEqual(store.calls, []);
+  assert.equal((await load(store, madeUpEdges({ edges: 10 }), { reimport: true })).reused, false, '--reimport loads again');
+  for (const [label, marker, stored] of [['another id', { ...identity, id: 'other' }, 10], ['another count', { ...identity, edges: 11 }, 10],
+    ['another checksum', { ...identity, sha256: 'old' }, 10], ['a count that changed', identity, 9]]) {
+    const old = madeUpStore({ marker: { profiles: 'kept', graph: marker } });
+    old.stored = stored;
+    const result = await load(old, madeUpEdges({ edges: 10 }));
+    assert.equal(result.reused, false, label);
+    assert.deepEqual(old.calls[0], ['marker', { profiles: 'kept' }], label);
+    assert.deepEqual(old.calls.at(-1), ['marker', { profiles: 'kept', graph: identity }], label);
+  }
+  const fresh = madeUpStore({ marker: { profiles: 'kept' } });
+  await load(fresh, madeUpEdges({ edges: 10 }));
+  assert.deepEqual(fresh.calls.map((call) => call[0]), ['create', 'import', 'index', 'marker'], 'nothing to forget');
+});
+
+test('a load refuses bytes that hash otherwise, and a count stored or read that is not the edge list\'s', async () => {
+  const store = madeUpStore();
+  await assert.rejects(load(store, madeUpEdges({ edges: 10, hashes: 'changed' })), {
+    code: ErrorCodes.DATASET,
+    message: '/data/edges.tsv hashes to changed, but its manifest records right: the file changed after it was prepared; delete /data to prepare the edge list again',
+  });
+  assert.deepEqual(store.calls.map((call) => call[0]), ['create', 'import'], 'refused before the indexes, no marker');
+  await assert.rejects(load(madeUpStore({ countOff: -1 }), madeUpEdges({ edges: 10 })),
+    { code: ErrorCodes.IMPORT, message: 'loading the edge list stored 9 edges (10 read), not 10' });
+  const short = madeUpStore({ countOff: 1 });
+  await assert.rejects(load(short, madeUpEdges({ edges: 10, read: 9 })),
+    { code: ErrorCodes.IMPORT, message: 'loading the edge list stored 10 edges (9 read), not 10' });
+  assert.equal(short.marker, null);
+});
