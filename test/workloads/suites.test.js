@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import { DEFAULT_SUITE, SUITES, getSuite, isSupported, suiteIds, suiteOperations } from '../../workloads/index.js';
 import crud, { DEFAULT_LEVELS, DEFAULT_OPS, stepKey } from '../../workloads/crud/suite.js';
 import social from '../../workloads/social/suite.js';
+import { PRESET_FLAGS, checkPresetFlags, getPreset, limitDataset, presetNames } from '../../workloads/social/presets.js';
 import { WORKLOADS as SOCIAL } from '../../workloads/social/workloads.js';
 import { WORKLOADS as CRUD } from '../../workloads/crud/workloads.js';
 
@@ -82,4 +83,41 @@ test('crud: its identity, flags and defaults, its data described, one labelled r
   const rounds = crud.rounds({ config: { ops: [10], concurrency: [1, 4], runs: 2, durable: false }, workloads: CRUD });
   assert.deepEqual(rounds.map((r) => r.label), ['n=10 c=1 run 1/2', 'n=10 c=1 run 2/2', 'n=10 c=4 run 1/2', 'n=10 c=4 run 2/2']);
   assert.equal(stepKey('get', { ops: 3, concurrency: 2 }), 'get n=3 c=2');
+});
+
+test('presets: what each fixes and says, the flags it refuses word for word, and its limits cut to a prefix, never past the list', () => {
+  assert.deepEqual(PRESET_FLAGS, ['scale', 'runs', 'concurrency']);
+  assert.deepEqual(Object.fromEntries(presetNames().map((name) => [name, { ...getPreset(name) }])), {
+    'nosql-tests-2018': {
+      scale: 'full', dataset: 'pokec-if-present', concurrency: 25, runs: 5, limits: {},
+      description: 'the 2018 publication: 1,000 shortest paths (ArangoDB 3.3.3, MongoDB 3.6.1, Neo4j 3.3.1, OrientDB 2.2.29, PostgreSQL 10.1 on an AWS i3.4xlarge server, c3.xlarge client)',
+    },
+    'nosql-tests-2015-autumn': {
+      scale: 'full', dataset: 'pokec-if-present', concurrency: 25, runs: 5, limits: { pathPairs: 40 },
+      description: 'the autumn 2015 update: 40 shortest paths (16 cores, 60 GB RAM on GCE)',
+    },
+    'nosql-tests-2015': {
+      scale: 'full', dataset: 'pokec-if-present', concurrency: 25, runs: 5, limits: { pathPairs: 19 },
+      description: 'the first 2015 publication: 19 shortest paths (16 cores, 60 GB RAM on GCE)',
+    },
+  });
+  for (const name of ['nosql-tests-2016', 'constructor']) {
+    assert.throws(() => getPreset(name), { code: 'E_USAGE', message: `unknown preset "${name}"; valid presets: nosql-tests-2018, nosql-tests-2015-autumn, nosql-tests-2015` });
+  }
+  assert.equal(checkPresetFlags('nosql-tests-2015', new Set(['db', 'json'])), getPreset('nosql-tests-2015'));
+  assert.throws(() => checkPresetFlags('nosql-tests-2015', new Set(['scale'])),
+    { code: 'E_USAGE', message: '--preset nosql-tests-2015 fixes --scale full; drop those flags, or run without the preset' });
+
+  const dataset = {
+    id: 'd', params: { pathPairs: [[1, 2], [3, 4], [5, 6]], readIds: [7] }, reference: { pathLengths: [1, 2, 3], other: [9] }, sizes: { pathPairs: 3, reads: 1 },
+  };
+  assert.equal(limitDataset(dataset), dataset);
+  const limited = limitDataset(dataset, { pathPairs: 2 });
+  assert.deepEqual(limited, {
+    id: 'd', params: { pathPairs: [[1, 2], [3, 4]], readIds: [7] }, reference: { pathLengths: [1, 2], other: [9] }, sizes: { pathPairs: 2, reads: 1 },
+  });
+  assert.deepEqual(dataset.sizes, { pathPairs: 3, reads: 1 }, 'the original is unchanged');
+  assert.deepEqual(limitDataset(dataset, { pathPairs: 3 }).params.pathPairs, dataset.params.pathPairs, 'as many as there are');
+  assert.throws(() => limitDataset(dataset, { pathPairs: 4 }), { code: 'E_USAGE', message: 'the dataset has 3 pathPairs, fewer than the 4 asked for' });
+  assert.throws(() => limitDataset(dataset, { readIds: 1 }), { message: 'internal: parameter list "readIds" cannot be limited' });
 });
