@@ -11,6 +11,8 @@ import {
 import {
   createDatabaseSql,
   createIndexesSql,
+  FROM_INDEXES,
+  TO_INDEX,
   createTablesSql,
   createTempCollectionSql,
   namespaceTables,
@@ -155,8 +157,9 @@ export class MysqlAdapter {
     await this.#bulk.finish();
     const { profiles, relations } = this.#tables;
     await this.#connection.query(`SELECT SUM(LENGTH(doc)) FROM ${profiles}`);
-    await this.#connection.query(`SELECT SUM(LENGTH(_to)) FROM ${relations} FORCE INDEX (from_to)`);
-    await this.#connection.query(`SELECT SUM(LENGTH(_from)) FROM ${relations} FORCE INDEX (to_from)`);
+    const { from } = await this.#relationIndexes();
+    await this.#connection.query(`SELECT SUM(LENGTH(_to)) FROM ${relations} FORCE INDEX (${from ?? 'PRIMARY'})`);
+    await this.#connection.query(`SELECT SUM(LENGTH(_from)) FROM ${relations} FORCE INDEX (${TO_INDEX})`);
   }
 
   // --- namespace ---
@@ -237,6 +240,7 @@ export class MysqlAdapter {
   }
 
   async importProfileRows(parts) {
+    this.#server ??= await this.#serverLimits();
     const table = this.#tables.profiles;
     await this.#bulk.write(table, parts, () => this.#openLoad(table, ['_key', 'doc']), { alongside: this.#bulkInsert(table) });
   }
@@ -246,8 +250,11 @@ export class MysqlAdapter {
   }
 
   async importRelationRows(parts) {
+    this.#server ??= await this.#serverLimits();
     const table = this.#tables.relations;
-    await this.#bulk.write(table, parts, () => this.#openLoad(table, ['_from', '_to']), { alongside: this.#bulkInsert(table) });
+    // Lines come from a dataset's file, whose relations are distinct (createIndexesSql).
+    await this.#bulk.write(table, parts, () => this.#openLoad(table, ['_from', '_to'], null, { distinct: true }),
+      { alongside: this.#bulkInsert(table) });
   }
 
   // With InnoDB's bulk insert each table's load is one statement on a session of its own, and the server runs
@@ -282,16 +289,19 @@ export class MysqlAdapter {
   // background, later), and with them the optimizer scans where it should look up: ANALYZE counts them now.
   async createIndexes() {
     await this.#bulk.finish();
-    if (!(await this.#relationIndexes())) await this.#connection.query(createIndexesSql(this.#tables));
+    if (!(await this.#relationIndexes()).both) await this.#connection.query(createIndexesSql(this.#tables));
     await this.#connection.query(`ANALYZE TABLE ${this.#tables.profiles}, ${this.#tables.relations}`);
   }
 
-  // Whether the relations' two indexes exist.
+  // The relations' indexes that exist: `from`, the name of the one by _from (PRIMARY or from_to), or null; `both`,
+  // whether the one by _to exists too.
   async #relationIndexes() {
     // The namespace is an identifier (schema.js), so it can stand in the SQL text.
-    const count = await this.#value(`SELECT COUNT(DISTINCT INDEX_NAME) FROM information_schema.STATISTICS
-      WHERE TABLE_SCHEMA = '${this.#tables.namespace}' AND TABLE_NAME = 'relations' AND INDEX_NAME IN ('from_to', 'to_from')`);
-    return Number(count) === 2;
+    const [rows] = await this.#connection.query(`SELECT DISTINCT INDEX_NAME AS name FROM information_schema.STATISTICS
+      WHERE TABLE_SCHEMA = '${this.#tables.namespace}' AND TABLE_NAME = 'relations'`);
+    const names = rows.map(({ name }) => name);
+    const from = FROM_INDEXES.find((name) => names.includes(name)) ?? null;
+    return { from, both: from !== null && names.includes(TO_INDEX) };
   }
 
   async counts() {
@@ -328,10 +338,10 @@ export class MysqlAdapter {
 
   // One stream of a phase: a LOAD DATA on a connection of its own; a part is the phase's items (turned into rows by
   // `toRow`) or lines already in LOAD DATA's format (bytes).
-  async #openLoad(table, columns, toRow = null) {
+  async #openLoad(table, columns, toRow = null, { distinct = false } = {}) {
     const bulkInsert = this.#bulkInsert(table);
-    if (bulkInsert && table === this.#tables.relations && !(await this.#relationIndexes())) {
-      await this.#connection.query(createIndexesSql(this.#tables));
+    if (bulkInsert && table === this.#tables.relations && !(await this.#relationIndexes()).both) {
+      await this.#connection.query(createIndexesSql(this.#tables, { distinct }));
     }
     const connection = await this.#connection.getConnection();
     try {

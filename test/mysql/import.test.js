@@ -65,6 +65,42 @@ describe('mysql streamed import', { skip }, () => {
   });
 
   streamedImportTests({ open, loading: loadingConnections, profileCount, streams });
+
+  async function relationIndexes() {
+    const [rows] = await admin.query(`SELECT DISTINCT INDEX_NAME AS name FROM information_schema.STATISTICS
+      WHERE TABLE_SCHEMA = ? AND TABLE_NAME = 'relations' ORDER BY INDEX_NAME`, [NAMESPACE]);
+    return rows.map(({ name }) => name);
+  }
+
+  test('a dataset\'s relation lines are clustered on (_from, _to); relations stored as batches, which may repeat, get from_to', { skip: streams !== 1 && 'the server has no InnoDB bulk insert' }, async () => {
+    const lines = await open();
+    await lines.resetNamespace();
+    await lines.importRelationRows([new TextEncoder().encode('P1\tP2\nP2\tP1\nP1\tP3\n')], 3);
+    await lines.flushRelations();
+    await lines.createIndexes();
+    assert.deepEqual(await relationIndexes(), ['PRIMARY', 'to_from']);
+    assert.deepEqual(await lines.counts(), { profiles: 0, relations: 3 });
+    assert.deepEqual((await lines.neighbors('P1')).sort(), ['P2', 'P3']);
+    await lines.warmup();
+
+    const batches = await open();
+    await batches.resetNamespace();
+    await batches.importRelations([{ _from: 'P1', _to: 'P2' }, { _from: 'P1', _to: 'P2' }]);
+    await batches.flushRelations();
+    await batches.createIndexes();
+    assert.deepEqual(await relationIndexes(), ['from_to', 'to_from']);
+    assert.deepEqual(await batches.counts(), { profiles: 0, relations: 2 }, 'a repeated relation is kept');
+    await batches.warmup();
+    // The dataset's tables keep the statistics ANALYZE gathered after the import.
+    const [tables] = await admin.query(`SELECT TABLE_NAME AS name, CREATE_OPTIONS AS options FROM information_schema.TABLES
+      WHERE TABLE_SCHEMA = ? AND TABLE_NAME IN ('profiles', 'relations') ORDER BY TABLE_NAME`, [NAMESPACE]);
+    assert.deepEqual(tables.map(({ name, options: text }) => [name, /stats_auto_recalc=0/i.test(text)]), [['profiles', true], ['relations', true]]);
+  });
+
+  test('the two files load together with InnoDB\'s bulk insert and a pool of at least three connections', async () => {
+    assert.equal(await (await open(3)).filesTogether(), streams === 1);
+    assert.equal(await (await open(2)).filesTogether(), false, 'two loads and the indexes need three connections');
+  });
 });
 
 test('InnoDB\'s bulk insert is taken on MariaDB from 10.11.11 on, never on Oracle MySQL', () => {
