@@ -71,9 +71,9 @@ for (const id of values.db.split(',')) {
       const load = result.path === 'offline'
         ? ` + importer ${seconds(result.loadSteps.importerMs)} + server stopped, database swapped, server started ${seconds(result.loadSteps.replaceMs)}` : '';
       const why = result.onlineBecause ? ` (${result.onlineBecause})` : '';
-      // Files loaded together overlap: the longer of the two is the files' share of the total.
+      // Files loaded together overlap: the profiles began once the relations were sent.
       const files = result.filesTogether
-        ? `files together ${seconds(Math.max(result.profilesMs, result.relationsMs))} (profiles ${seconds(result.profilesMs)}, relations ${seconds(result.relationsMs)})`
+        ? `files together ${seconds(result.ms - result.indexesMs)} (relations ${seconds(result.relationsMs)}; profiles ${seconds(result.profilesMs)}, begun once the relations were sent)`
         : `profiles ${seconds(result.profilesMs)} + relations ${seconds(result.relationsMs)}`;
       console.log(`${id} (${await adapter.serverVersion()}), ${result.path}${why}: ${seconds(result.ms)} = ${files}${load} + indexes ${seconds(result.indexesMs)}; ${(result.ms / (profilesFloor + relationsFloor)).toFixed(1)} x the floor`);
     }

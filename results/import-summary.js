@@ -15,8 +15,8 @@ export function formatImport(result) {
   const offline = done.path === 'offline';
   lines.push(`import: ${seconds(done.ms)}${offline ? ' offline' : ''}, counts verified`);
   if (done.onlineBecause) lines.push(`  online: ${done.onlineBecause}`);
-  // Both files loaded at once: each time runs from the import's start, and they overlap.
-  if (done.filesTogether) lines.push('  profiles and relations loaded at the same time, each timed from the start');
+  // Both files loaded at once: the profiles' time runs from their first batch, the relations' from the start.
+  if (done.filesTogether) lines.push('  profiles loaded while the server finished the relations: the two times overlap');
   // Offline, the profiles and relations are written to files first; the importer loads them afterwards.
   lines.push(`  profiles   ${seconds(done.profilesMs).padStart(9)}  ${formatCount(done.profilesPerSec).padStart(9)} rows/s${offline ? ' (written)' : ''}`);
   lines.push(`  relations  ${seconds(done.relationsMs).padStart(9)}  ${formatCount(done.relationsPerSec).padStart(9)} rows/s${offline ? ' (written)' : ''}`);
