@@ -428,6 +428,12 @@ test('graphFigures at its edges: no requests, no edges, a run of 0 ms, no latenc
   const bare = figures(passed('findEdge', 10, [{ run: 1, valid: true, ms: 0, resources: counted }]));
   assert.deepEqual([bare.edges, bare.requestsPerSec, bare.edgesPerSec, bare.p50Ms, bare.p99Ms, bare.readBytesPerRequest, bare.readAmplification, bare.writeAmplification],
     [null, null, null, null, null, 600, null, null]);
+  // 0 ms with edges, edges not recorded with a time: no edge rate either way.
+  assert.equal(figures(passed('findEdge', 10, [{ run: 1, valid: true, ms: 0, edges: 5 }])).edgesPerSec, null);
+  assert.equal(figures(passed('findEdge', 10, [{ run: 1, valid: true, ms: 10 }])).edgesPerSec, null);
+  // A workload that failed in one run has no figures from its valid ones.
+  assert.deepEqual(figures({ status: 'failed', ops: 10, runs: [run(1, 10, { edges: 5 }), { run: 2, valid: false, reason: 'wrong' }] }),
+    { name: 'w', operation: 'w', status: 'failed', reason: 'wrong' });
   // No requests: nothing per request.
   const none = figures(passed('findEdge', 0, [run(1, 10, { edges: 5, resources: counted })]));
   assert.deepEqual([none.ioScope, none.readBytesPerRequest, none.readCharsPerRequest, none.readAmplification], [null, null, null, null]);
@@ -437,6 +443,7 @@ test('graphFigures at its edges: no requests, no edges, a run of 0 ms, no latenc
   assert.equal(runIo({ resources: harness }, 'server'), null);
   assert.equal(runIo({ resources: null }, 'embedded'), null);
   assert.equal(runIo({}, 'embedded'), null);
+  assert.equal(runIo({ resources: { server: null } }, 'embedded'), null);
   assert.deepEqual(runIo({ resources: { ...counted, ...harness } }, 'embedded'), { io: counted.server.io, scope: 'server' });
   // A workload that did not pass: its status (unsupported when the adapter says so) and the reason, its own or its failed run's.
   assert.deepEqual(figures(failed('removeEdge', 10, 'gone')), { name: 'w', operation: 'removeEdge', status: 'failed', reason: 'gone' });
@@ -456,12 +463,20 @@ test('the terminal\'s graph table and import line at their edges: rates and rati
       c: { status: 'failed', ops: 1, runs: [{ run: 1, valid: false }] },
     },
   };
-  assert.deepEqual(formatGraphTable(result).slice(0, 4), [
+  assert.deepEqual(formatGraphTable(result), [
     'workload  status  requests  median ms  requests/s  edges/s  p50 ms  p99 ms  read/req  written/req  read ampl.  write ampl.',
     'a         ok            10       1000          10      100                     101 B          0 B       0.84×        0.00×',
     'b         ok             1       1000         1.0       12                   1.4 KiB          0 B         10×        0.00×',
     'c         FAILED',
+    '',
+    'read/written: bytes the server\'s processes read from and wrote to storage per request; page-cache hits read 0',
+    'edges/s: edges answered (reads) or written (writes) per second; a batched write carries 500 per request',
+    'amplification: those bytes over the logical bytes of the edges answered or written (12 bytes an edge)',
   ]);
+  // Two write workloads with the collection's size after them: both named on the last line.
+  result.workloads.a.runs[0].diskBytes = 2048;
+  result.workloads.b.runs[0].diskBytes = 0;
+  assert.equal(formatGraphTable(result).at(-1), 'edge collection on disk after each write workload (before its undo): a 2.0 KiB, b 0 B');
   assert.equal(graphImportLine({ reused: true, edges: 1000 }), 'import: reused the edge collection loaded before (1,000 edges)');
   assert.equal(graphImportLine({ reused: false, edges: 1000, ms: 1500, indexesMs: 250, floor: { ms: 100 }, floorMultiple: 15 }),
     'import: 1,000 edges in 1.50 s (0 edges/s, indexes 0.25 s); reading and parsing the file alone (the floor) 0.10 s, 0 edges/s, so the import took 15× the floor');
@@ -469,4 +484,7 @@ test('the terminal\'s graph table and import line at their edges: rates and rati
     'import: 1,000 edges in 1.50 s (667 edges/s, indexes 0.25 s); the harness process (the database inside) wrote 117.2 KiB, 10× the edges\' logical bytes');
   assert.equal(graphImportLine({ reused: false, edges: 1000, ms: 1500, edgesPerSec: 667, indexesMs: 250, resources: { server: { io: { writeBytes: 119999 } } }, collectionBytes: 0 }),
     'import: 1,000 edges in 1.50 s (667 edges/s, indexes 0.25 s); the server wrote 117.2 KiB, 10.00× the edges\' logical bytes; the edge collection takes 0 B on disk');
+  // Resources without any bytes counted: nothing written to say.
+  assert.equal(graphImportLine({ reused: false, edges: 10, ms: 1000, edgesPerSec: 10, indexesMs: 0, resources: { server: null } }),
+    'import: 10 edges in 1.00 s (10 edges/s, indexes 0.00 s)');
 });
