@@ -141,6 +141,8 @@ test('the import of several files: the fresh loads counted once, the lower middl
   });
   // A size without its scope, no size at all, no edge count.
   assert.deepEqual([imported([load(10, { diskBytes: 7 })]).diskScope, imported([load(10, { diskBytes: 7 })]).diskBytes], [null, 7]);
+  // A scope without a size to go with it is no scope.
+  assert.deepEqual(imported([{ reused: true, diskScope: 'namespace' }]).diskScope, null);
   const bare = imported([{ reused: true }]);
   assert.deepEqual([bare.edges, bare.diskBytes, bare.diskScope], [null, null, null]);
   // A server's bytes before the harness's; the harness's for a database whose kind is not recorded; none over no edges.
@@ -404,6 +406,10 @@ test('the model warns of nothing, and takes the operation from the first documen
   const bulk = graphModel({ workloads: [{ name: 'bulk' }], databases: [{ id: 'p' }], documents: renamed }).block.workloads[0];
   assert.deepEqual([bulk.name, bulk.operation, bulk.batched], ['bulk', 'upsertEdges', true]);
   assert.equal(bulk.results.p.g1.requestsPerSec, 10);
+  // A workload that did not pass keeps the operation its entry names, not its own name.
+  renamed[0].result.workloads.gone = failed('removeEdge', 10, 'still there');
+  const gone = graphModel({ workloads: [{ name: 'gone' }], databases: [{ id: 'p' }], documents: renamed }).block.workloads[0];
+  assert.deepEqual(gone.results.p.g1, { name: 'gone', operation: 'removeEdge', status: 'failed', reason: 'still there' });
   // Both batched writes of the publication, and no other operation.
   const batched = (operation) => graphModel({ workloads: [{ name: 'w' }], databases: [{ id: 'p' }],
     documents: [document('p', 'server', G1, { w: passed(operation, 1, [run(1, 1, { edges: 1 })]) }, null)] }).block.workloads[0].batched;
