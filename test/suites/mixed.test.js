@@ -131,6 +131,11 @@ describe('mixed key distributions, draw by draw', () => {
     // A precomputed zeta is taken as given.
     const given = createZipfian(fixed([0.5]), { items: 1000, zetan: 2 });
     assert.equal(given(), 1, 'u × zeta = 1 is past rank 0 and below 1 + 0.5^0.99');
+    // u × zeta exactly 1 + 0.5^0.99 is past rank 1: among 3 items, rank 2.
+    assert.equal(createZipfian(fixed([0.5]), { items: 3, zetan: 2 * (1 + 0.5 ** 0.99) })(), 2);
+    // The largest draw below 1 gives the last rank, never one past it.
+    assert.equal(createZipfian(fixed([1 - 2 ** -53]), { items: 1000 })(), 999);
+    assert.equal(createZipfian(fixed([1 - 2 ** -53]), { items: 10 })(), 9);
   });
 
   test('latest counts back from the newest key by a zipfian rank; uniform is the generator\'s own integer', () => {
@@ -147,8 +152,11 @@ describe('mixed key distributions, draw by draw', () => {
     const tiny = 1e-12; // a draw of rank 0
     const chooser = createKeyChooser({ distribution: 'zipfian', random: fixed([tiny]), capacity });
     assert.equal(chooser(keys[0] + 1), keys[0]);
-    assert.throws(() => createKeyChooser({ distribution: 'zipfian', random: fixed([tiny]), capacity })(keys[0]),
-      /internal: no zipfian key below \d+ of 1000 in 1000000 draws/);
+    let draws = 0;
+    const counting = { next: () => { draws += 1; return tiny; } };
+    assert.throws(() => createKeyChooser({ distribution: 'zipfian', random: counting, capacity })(keys[0]),
+      { message: `internal: no zipfian key below ${keys[0]} of 1000 in 1000000 draws` });
+    assert.equal(draws, 1_000_000, 'a million draws, then the error');
     assert.equal(fnvHash64(2n ** 63n - 1n) >= 0n, true);
   });
 });
