@@ -353,6 +353,9 @@ test('the chart data: per edge list the bytes read and written per request and t
   const charts = graphChartData(one).charts;
   assert.deepEqual(charts.map((c) => c.title), ['bytes read per request (lower is better)', 'bytes written per request (lower is better)', 'edge collection on disk after the import and after each write workload']);
   assert.equal(charts[0].databases[0].text[0], '24 B per request, counted in the server');
+  // A workload no database passed on the list has no bars.
+  one.graph.workloads.find((w) => w.name === 'inEdges').results.m.g1 = { name: 'inEdges', status: 'failed', reason: 'x' };
+  assert.deepEqual(graphChartData(one).charts[0].labels, ['findEdge', 'upsertEdges', 'removeEdge']);
   // Only zeros and gaps: no chart.
   const zeros = buildReport([document('z', 'embedded', G2, { findEdge: passed('findEdge', 10, [run(1, 10, { edges: 1, resources: client(0, 0) })]) }, null)]);
   assert.deepEqual(graphChartData(zeros), { charts: [] });
