@@ -28,8 +28,8 @@ function multisetProblem(expected, got, key, describe) {
 
 export function edgeListProblem(expected, got) {
   if (!Array.isArray(got)) return `expected an array of ${expected.length} edges, got ${abbreviate(got)}`;
-  const bad = got.find((edge) => !isEdge(edge));
-  if (bad !== undefined) return `an element is ${abbreviate(bad)}, not an edge { source, target, weight } of integer numbers`;
+  const bad = got.findIndex((edge) => !isEdge(edge));
+  if (bad >= 0) return `an element is ${abbreviate(got[bad])}, not an edge { source, target, weight } of integer numbers`;
   return multisetProblem(expected, got, edgeText, (edge) => `edge ${edgeText(edge)}`);
 }
 
