@@ -86,6 +86,27 @@ test('edgeListProblem: any order passes; a missing, extra, duplicated, changed o
   assert.match(edgeListProblem([a, b], [a]), /\(expected 2 items, got 1\)/);
   assert.equal(/expected \d+ items/.test(edgeListProblem([a, b], [a, { ...b, weight: 5 }])), false, 'same length: no count in the message');
   assert.match(edgeListProblem([a], null), /expected an array of 1 edges/);
+  assert.equal(edgeListProblem([a], [a, b]), 'edge 2->1 (4) is not expected (expected 1 items, got 2)');
+  for (const element of [undefined, 7, 'abc']) {
+    assert.match(edgeListProblem([a], [element]), /^an element is .+, not an edge \{ source, target, weight \} of integer numbers$/, String(element));
+  }
+});
+
+test('the edges each write workload sends and each read answered, and every edge a round puts back', () => {
+  const e = (n) => ({ source: n, target: n + 1, weight: n });
+  const ctx = {
+    params: {
+      upsertEdge: { edges: [e(1), e(2)] }, upsertEdges: { edges: [e(3), e(4), e(5)], batches: [[e(3), e(4)], [e(5)]] },
+      removeEdge: { edges: [e(6)] }, removeEdges: { edges: [e(7), e(8)], batches: [[e(7), e(8)]] },
+    },
+  };
+  const tally = (name) => byName[name].tally(byName[name].inputs(ctx, params)).edges;
+  assert.deepEqual(['upsertEdge', 'upsertEdges', 'removeEdge', 'removeEdges'].map(tally), [2, 3, 1, 2]);
+  assert.deepEqual(writtenEdges(ctx), [1, 2, 3, 4, 5, 6, 7, 8].map(e));
+  // Answers a check fails are tallied as holding nothing.
+  assert.deepEqual(byName.countFriends.tally([1, 2, 3, 4], [null, { count: 2, weight: 5 }, { count: 1.5 }, undefined]), { edges: 2 });
+  assert.deepEqual(byName.edgesOf.tally([1, 2], [null, [e(1), e(2)]]), { edges: 2 });
+  assert.deepEqual(byName.findEdge.tally([1, 2], [null, e(1)]), { edges: 1 });
 });
 
 test('idListProblem: any order passes; a duplicate, missing, extra or non-number id fails', () => {
