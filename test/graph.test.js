@@ -255,6 +255,7 @@ test('writes: a store whose count is off fails the count check even when every r
     assert.equal(failures.length, 1, name);
     const expected = name === 'upsertEdge' ? ctx.edges + ctx.params.upsertEdge.new : ctx.edges - ctx.params.removeEdges.edges.length;
     assert.equal(failures[0].problem, `the collection holds ${expected + 1} edges, expected ${expected}`);
+    assert.equal(failures[0].input, `${ctx.params[name].edges.length} writes`);
     const workload = byName[name];
     const inputs = workload.inputs(ctx, params);
     assert.deepEqual(workload.tally(inputs), { edges: name === 'upsertEdge' ? inputs.length : inputs.flat().length });
@@ -283,6 +284,7 @@ test('writes: each workload passes, is undone, and a store that loses one write 
     const failures = await runWrite(name, lossy, ctx);
     assert.ok(failures.length >= 1, `${name}: a lost write fails`);
     assert.match(failures[0].problem, name === 'upsertEdge' ? /after the upsert, findEdge/ : /after the removal, findEdge returned/);
+    assert.match(failures[0].input, /^\d+->\d+$/);
   }
   await restore(adapter, 'edges', ctx, writtenEdges(ctx));
   assert.deepEqual(await snapshot(), before, 'restore puts every written edge back');
@@ -301,4 +303,14 @@ test('each workload states what it asks for, in the words a report prints beside
     removeEdge: 'remove an existing edge, one request each',
     removeEdges: 'remove 500 existing edges per request in one transaction',
   });
+});
+
+test('every graph workload is compared; a round puts edges back in batches of 500', async () => {
+  assert.ok(WORKLOADS.every((workload) => workload.compared === true));
+  const calls = [];
+  const adapter = { graph: { upsertEdges: async (collection, batch) => calls.push(['upsert', batch.length]), removeEdges: async (collection, batch) => calls.push(['remove', batch.length]) } };
+  const written = Array.from({ length: 1100 }, (_, i) => ({ source: i, target: i + 1 }));
+  const reference = { findEdge: (source, target) => (source < 600 ? { source, target, weight: 1 } : null) };
+  await restore(adapter, 'edges', { reference }, written);
+  assert.deepEqual(calls, [['upsert', 500], ['upsert', 100], ['remove', 500]]);
 });
