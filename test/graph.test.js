@@ -87,6 +87,7 @@ test('edgeListProblem: any order passes; a missing, extra, duplicated, changed o
   assert.equal(/expected \d+ items/.test(edgeListProblem([a, b], [a, { ...b, weight: 5 }])), false, 'same length: no count in the message');
   assert.match(edgeListProblem([a], null), /expected an array of 1 edges/);
   assert.equal(edgeListProblem([a], [a, b]), 'edge 2->1 (4) is not expected (expected 1 items, got 2)');
+  assert.equal(edgeListProblem([a, b], [a, { ...b, weight: 5 }]), 'edge 2->1 (5) is not expected');
   for (const element of [undefined, 7, 'abc']) {
     assert.match(edgeListProblem([a], [element]), /^an element is .+, not an edge \{ source, target, weight \} of integer numbers$/, String(element));
   }
