@@ -307,8 +307,7 @@ async function allOrStop(halt, works) {
     halt.abort(error);
     throw error;
   })));
-  const failure = settled.find(({ status }) => status === 'rejected');
-  if (failure) throw halt.signal.reason ?? failure.reason;
+  if (settled.some(({ status }) => status === 'rejected')) throw halt.signal.reason;
   return settled.map(({ value }) => value);
 }
 

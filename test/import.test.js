@@ -158,23 +158,27 @@ test('an import is reused only when its marker names the dataset and the manifes
   }
 });
 
-test('an import that leaves other counts in the database than the dataset\'s fails', async () => {
-  const adapter = memoryAdapter();
-  await adapter.connect();
-  const lying = new Proxy(adapter, {
-    get(target, name) {
-      if (name === 'counts') return async () => ({ ...(await target.counts()), relations: dataset.relations - 1 });
-      const value = target[name];
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
+for (const role of ['profiles', 'relations']) {
+  test(`an import that leaves other ${role} counts in the database than the dataset's fails`, async () => {
+    const adapter = memoryAdapter();
+    await adapter.connect();
+    const lying = new Proxy(adapter, {
+      get(target, name) {
+        if (name === 'counts') return async () => ({ ...(await target.counts()), [role]: dataset[role] - 1 });
+        const value = target[name];
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const held = { profiles: dataset.profiles, relations: dataset.relations, [role]: dataset[role] - 1 };
+    await assert.rejects(importDataset({ adapter: lying, description: memory, options: {}, dataset }), (error) => {
+      assert.equal(error.code, 'E_IMPORT');
+      assert.equal(error.message, `In-process memory holds ${held.profiles} profiles and ${held.relations} relations after import; `
+        + `the dataset has ${dataset.profiles} and ${dataset.relations}`);
+      return true;
+    });
+    assert.equal((await adapter.inspectNamespace()).marker.imported, false);
   });
-  await assert.rejects(importDataset({ adapter: lying, description: memory, options: {}, dataset }), (error) => {
-    assert.equal(error.code, 'E_IMPORT');
-    assert.match(error.message, new RegExp(`holds ${dataset.profiles} profiles and ${dataset.relations - 1} relations after import`));
-    return true;
-  });
-  assert.equal((await adapter.inspectNamespace()).marker.imported, false);
-});
+}
 
 for (const [role, delta] of [['profiles', 1], ['profiles', -1], ['relations', 1], ['relations', -1]]) {
   test(`a ${role} file that yields ${delta > 0 ? 'fewer' : 'more'} rows than the manifest says fails the import`, async () => {
@@ -402,4 +406,84 @@ test('taking the files together, relations that fail leave the profiles unread; 
   assert.deepEqual(calls.filter((name) => name.startsWith('import') || name.startsWith('flush')),
     ['importRelations', 'importRelations', 'flushRelations', 'importProfiles', 'flushRelations done']);
   assert.equal((await adapter.inspectNamespace()).marker.imported, false);
+});
+
+test('the import shows each step as a bar named after the database, in order', async () => {
+  const { adapter } = recordingAdapter();
+  await adapter.connect();
+  const progress = recordingProgress();
+  await importDataset({ adapter, description: memory, options: {}, dataset, progress });
+  assert.deepEqual(progress.events.filter(([kind]) => kind === 'bar').map(([, label, total]) => [label, total]), [
+    ['In-process memory: clearing the namespace', 1],
+    ['import profiles into In-process memory', dataset.profiles],
+    ['In-process memory: finishing the profiles', 1],
+    ['import relations into In-process memory', dataset.relations],
+    ['In-process memory: finishing the relations', 1],
+    ['write relations (In-process memory)', 10],
+    ['In-process memory: creating indexes', 1],
+    ['In-process memory: counting', 1],
+  ]);
+});
+
+test('taking the files together, relations that fail before their last batch leave the profiles file unopened', async () => {
+  const { adapter } = togetherAdapter({
+    importRelations() {
+      throw new Error('the relations failed');
+    },
+  });
+  await adapter.connect();
+  const progress = recordingProgress();
+  await assert.rejects(importDataset({ adapter, description: memory, options: {}, dataset, progress }), /^Error: the relations failed$/);
+  const labels = progress.events.filter(([kind]) => kind === 'bar').map(([, label]) => label);
+  assert.ok(labels.includes('import relations into In-process memory'), labels.join('; '));
+  assert.ok(!labels.some((label) => label.includes('profiles')), labels.join('; '));
+});
+
+test('an offline importer takes the batches into its files, then loads them: its time and steps are recorded apart', async () => {
+  const store = memory.create({ namespace: `import_test_${process.pid}_${Math.random()}`, concurrency: 1 });
+  const calls = [];
+  const steps = { importerMs: 30, replaceMs: 10 };
+  const written = { profiles: [], relations: [] };
+  const importer = {
+    async importProfiles(docs) { written.profiles.push(...docs); },
+    async importRelations(edges) { written.relations.push(...edges); },
+    // The files into the store, as a database's own importer would, in a time of its own.
+    async load() {
+      calls.push('load');
+      await store.importProfiles(written.profiles);
+      await store.importRelations(written.relations);
+      await new Promise((resolve) => setTimeout(resolve, 40));
+      return steps;
+    },
+    async discard() { calls.push('discard'); },
+  };
+  const adapter = new Proxy(store, {
+    get(target, name) {
+      if (name === 'offlineImport') return async () => ({ importer });
+      const value = target[name];
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  await adapter.connect();
+  // The database an offline importer replaces exists already (here: the store's namespace, empty).
+  await adapter.resetNamespace();
+  const progress = recordingProgress();
+  const result = await importDataset({ adapter, description: memory, options: {}, dataset, progress, offline: 'offline' });
+  assert.equal(result.path, 'offline');
+  assert.deepEqual(result.loadSteps, steps);
+  assert.ok(result.loadMs >= 40 && result.loadMs < result.ms, `load ${result.loadMs} ms of ${result.ms}`);
+  const near = (a, b) => assert.ok(Math.abs(a - b) <= 0.01, `${a} vs ${b}`);
+  near(result.profilesMs + result.relationsMs + result.loadMs + result.indexesMs, result.ms);
+  assert.deepEqual(calls, ['load', 'discard']);
+  assert.deepEqual(await store.counts(), { profiles: dataset.profiles, relations: dataset.relations });
+  const labels = progress.events.filter(([kind]) => kind === 'bar').map(([, label]) => label);
+  assert.deepEqual(labels, ['write profiles for In-process memory', 'write relations for In-process memory',
+    'In-process memory: importing the files offline and replacing the database', 'In-process memory: creating indexes',
+    'In-process memory: counting']);
+  // Online, no load time and no steps.
+  const plain = memoryAdapter();
+  await plain.connect();
+  const online = await importDataset({ adapter: plain, description: memory, options: {}, dataset, force: true });
+  assert.equal(online.loadMs, undefined);
+  assert.equal(online.loadSteps, undefined);
 });
