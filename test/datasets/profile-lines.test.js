@@ -166,3 +166,19 @@ test('a batch per chunk that completes a line, never an empty one; the file\'s b
   // An empty file: no batch.
   assert.deepEqual(await collect(readProfileLines(await profileFile(t, '', 'empty.txt'))), []);
 });
+
+test('relation lines: a chunk of many more pairs than the first gets room for all of them', async (t) => {
+  // The first mebibyte read: 100 pairs and comment lines; the second: pairs of ten-digit ids only (about 47,000).
+  let head = '';
+  for (let i = 1; i <= 100; i += 1) head += `${i}\t${i + 1}\n`;
+  head += '#'.repeat(79) + '\n';
+  while (head.length < 2 ** 20) head += `# ${'c'.repeat(77)}\n`;
+  let tail = '';
+  for (let i = 0; tail.length < 2 ** 20; i += 1) tail += `${1_000_000_000 + i}\t${2_000_000_000 + i}\n`;
+  const file = await profileFile(t, head + tail);
+  const batches = await collect(readRelationLines(file));
+  let expected = '';
+  for (const batch of await collect(readRelations(file))) for (const { _from, _to } of batch) expected += `${_from}\t${_to}\n`;
+  assert.ok(batches[0].count < 200 && batches[1].count > 40_000, JSON.stringify(batches.map(({ count }) => count)));
+  assert.equal(Buffer.concat(batches.map(({ bytes }) => bytes)).toString('latin1'), expected);
+});
