@@ -179,6 +179,8 @@ describe('mixed operation streams', () => {
       'insert get insert update get insert delete insert get insert update get insert delete');
     assert.equal(crossInserts(7000), 3000);
     assert.equal(crossInserts(9), 4);
+    // A partial pattern counts its own inserts: I G I of ten operations' last three, I G I U G I of thirteen's.
+    assert.deepEqual([crossInserts(10), crossInserts(13), crossInserts(0), crossInserts(1)], [5, 6, 0, 1]);
   });
 
   test('each write carries a version no other write of its key has, on a document of the key', () => {
