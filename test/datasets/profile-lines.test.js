@@ -34,15 +34,19 @@ async function linesOf(file, options = {}) {
 }
 
 // Values that need every kind of escape or fall outside the fast path: quotes, backslashes, each control
-// character JSON escapes short or as \u00XX, a carriage return, non-ASCII text, DEL, a field reading "nul" or
-// "nulls", and integers with a sign, leading zeros, "-0", 15 and 16 digits.
+// character JSON escapes short or as \u00XX, a carriage return, non-ASCII text, DEL, a field reading "nul",
+// "nulls" or "null" with one letter changed, integers with a sign, leading zeros, "-0", 15 and 16 digits, and lines whose only "null" fields are text.
 const AWKWARD = [
   { region: 'say "hi"', hobbies: 'C:\\path\\to', pets: 'a\\"b' },
   { region: 'bell\u0007 back\u0008 feed\u000c ret\r unit\u001f nul\u0000', music: 'čítanie, 日本, 😀, \u007f' },
   { region: 'nul', hobbies: 'nulls', pets: 'NULL', music: 'null ' },
+  { region: 'xull', hobbies: 'nxll', pets: 'nuxl', music: 'nulx' },
   { AGE: '-0', completion_percentage: '007', public: '0', gender: '-12', region: 'back\\slash "q" tab\\t' },
   { AGE: '123456789012345', completion_percentage: '1234567890123456', public: '-999999999999999', gender: '99999999999999999999' },
   { AGE: '0', region: '' },
+  // Every integer column a plain integer, so that only the text columns can be "null".
+  { public: '1', completion_percentage: '50', gender: '0', AGE: '30', region: 'plain' },
+  { public: '0', completion_percentage: '100', gender: '1', AGE: '-5', hobbies: 'say "x" \\ \u0001', music: 'nul' },
 ];
 
 test('every line is the COPY line of the document readProfiles makes, escapes and integers included', async (t) => {
