@@ -60,7 +60,7 @@ test('edgeProblem: null for right, a reason for a missing, extra, inherited-name
   assert.equal(edgeProblem(null, null), null);
   assert.match(edgeProblem(null, edge), /expected no edge/);
   assert.match(edgeProblem(edge, null), /expected 1->2 \(3\), got null/);
-  assert.match(edgeProblem(edge, undefined), /got undefined/);
+  assert.equal(edgeProblem(edge, undefined), 'expected 1->2 (3), got undefined');
   assert.match(edgeProblem(edge, { source: 1, target: 2 }), /missing field weight/);
   assert.match(edgeProblem(edge, { ...edge, weight: '3' }), /field weight/);
   assert.match(edgeProblem(edge, { ...edge, weight: 4 }), /field weight: expected 3, got 4/);
