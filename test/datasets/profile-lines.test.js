@@ -169,6 +169,8 @@ test('a batch per chunk that completes a line, never an empty one; the file\'s b
   const batches = await collect(readProfileLines(file, { hash }));
   assert.ok(batches.every((batch) => batch.count > 0), JSON.stringify(batches.map((batch) => batch.count)));
   assert.equal(batches.reduce((sum, batch) => sum + batch.count, 0), 3);
+  // The first chunk completes the first line: its batch comes before the long line is read.
+  assert.deepEqual(batches.map((batch) => batch.count), [1, 2]);
   assert.equal(hash.digest('hex'), createHash('sha256').update(await readFile(file)).digest('hex'));
   // A file whose last line has no newline: its batch comes after the end.
   const unended = await profileFile(t, profileLine(5).slice(0, -1), 'unended.txt');
