@@ -315,3 +315,15 @@ test('every graph workload is compared; a round puts edges back in batches of 50
   await restore(adapter, 'edges', { reference }, written);
   assert.deepEqual(calls, [['upsert', 500], ['upsert', 100], ['remove', 500]]);
 });
+
+test('the reference: vertex 0 is a vertex; a negative or fractional id touches no edge', () => {
+  const reference = new EdgeReference(edgeList([[0, 1, 5], [1, 2, 6]]));
+  assert.deepEqual(reference.findEdge(0, 1), { source: 0, target: 1, weight: 5 });
+  assert.equal(reference.degree(0), 1);
+  assert.deepEqual([...reference.vertices()], [0, 1, 2]);
+  for (const id of [-1, 1.5, 3]) {
+    assert.deepEqual(reference.countFriends(id), { count: 0, weight: 0 }, String(id));
+    assert.deepEqual(reference.edgesOf(id), [], String(id));
+    assert.equal(reference.findEdge(id, 2), null, String(id));
+  }
+});
