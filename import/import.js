@@ -204,7 +204,7 @@ function withoutSha({ sha256, ...timings }) {
 // filesTogether() resolves true loads both files at once (its server on a session for each): the relations are
 // read first, and the profiles as soon as the last relation batch is stored, while flushRelations() waits for
 // the server to finish them (MySQL: sort their indexes). Reading both from the start measured slower (MySQL, full
-// scale: 142.6 s against 129.6 s; the two files' readers and the two loads on two cores); a failure of either
+// scale: 142.6 s against 130.6 s; the two files' readers and the two loads on two cores); a failure of either
 // file stops the other.
 async function importFiles({ adapter, description, dataset, progress, importer }) {
   const store = importer ?? adapter;

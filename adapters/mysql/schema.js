@@ -45,8 +45,8 @@ export function createDatabaseSql(tables) {
 // The dataset's tables keep the statistics createIndexes() gathers (ANALYZE TABLE) after the import, and InnoDB
 // does not recount them in the background: during a bulk load, MariaDB 10.11's background statistics task kept a
 // core busy, taken from the import (measured on 8 M relations: 68 s of server CPU with it, 32 s without; the
-// load's own thread the same). The tables do not change after the import, so the statistics
-// stay exact, and every run plans on the same ones.
+// load's own thread the same). The tables do not change after the import, so the statistics stay exact, and
+// every run plans on the same ones.
 const DATASET_TABLE = 'ENGINE=InnoDB STATS_AUTO_RECALC=0';
 
 // The marker table comes first, so that a namespace is owned from its first table on.
