@@ -87,7 +87,7 @@ const SCOPES = {
   },
   'workloads-suites': {
     mutate: ['workloads/crud/documents.js', 'workloads/crud/suite.js', 'workloads/social/presets.js', 'workloads/social/suite.js', 'workloads/index.js'],
-    tests: ['test/workloads/suites.test.js', 'test/workloads/crud-documents.test.js', 'test/workloads/declarations.test.js', 'test/suites/crud.test.js',
+    tests: ['test/workloads/suites.test.js', 'test/workloads/social-suite.test.js', 'test/workloads/crud-documents.test.js', 'test/workloads/declarations.test.js', 'test/suites/crud.test.js',
       "--test-name-pattern='^(the presets|givenFlags|a limited dataset|a preset runs on the real)' test/presets.test.js", 'test/validation.test.js'],
   },
   'workloads-graph-load': {

@@ -2,10 +2,14 @@
 // the CLI, and the load of an edge list made up here (its batches, timings, floor, marker, reuse and refusals)
 // into a store that keeps what it is sent.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { mock, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ErrorCodes } from '../../core/errors.js';
 import { BATCH, COLLECTION, loadEdgeCollection } from '../../workloads/graph/load.js';
+import { graphSizes } from '../../workloads/graph/params.js';
 import suite, { stepKey } from '../../workloads/graph/suite.js';
 import { WORKLOADS } from '../../workloads/graph/workloads.js';
 
@@ -21,6 +25,33 @@ test('the suite declares its identity, flags and defaults, and refuses --clients
   assert.throws(() => suite.configure({ scale: 'tiny', concurrency: [1], clients: 2 }),
     { code: ErrorCodes.USAGE, message: '--clients does not apply to --suite graph yet: its write checks read back from one process' });
   assert.throws(() => suite.configure({ scale: 'huge', concurrency: [1] }), { code: ErrorCodes.USAGE, message: /unknown scale "huge"/ });
+});
+
+test('its prepare: the edge list of the settings\' dataset, seed and cache folder, malformed lines skipped with skip-bad, its phases labelled with the dataset', async (t) => {
+  const cacheDir = await mkdtemp(path.join(os.tmpdir(), 'db-shootout-graph-suite-'));
+  t.after(() => rm(cacheDir, { recursive: true, force: true }));
+  const file = path.join(cacheDir, 'bad.txt');
+  await writeFile(file, '1\t2\n2\tx\n3\t1\n1\t3\n');
+  const settings = { dataset: `file:${file}`, scale: 'tiny', seed: 5, 'cache-dir': cacheDir, 'skip-bad': true };
+  const labels = [];
+  const events = [];
+  const progress = { phases: (label) => { labels.push(label); return (event) => events.push(event); } };
+  const { edges, sizes } = await suite.prepare(settings, { progress });
+  assert.deepEqual(labels, [`edge list file:${file}`]);
+  assert.ok(events.length > 0, 'the phases reach the progress the label was given for');
+  assert.deepEqual(sizes, graphSizes('tiny'));
+  assert.equal(path.dirname(edges.dir), path.join(cacheDir, 'datasets'));
+  assert.match(path.basename(edges.dir), /^graph-file-[0-9a-f]{8}-s5-skip-bad$/);
+  assert.match(edges.id, /-skip-bad-/);
+  assert.equal(edges.seed, 5);
+  assert.equal(edges.edges, 3);
+  assert.equal(edges.readStats.skippedLines, 1);
+  // Without skip-bad the malformed line stops the preparation; without a progress, nothing is shown.
+  await assert.rejects(suite.prepare({ ...settings, 'skip-bad': false }, {}),
+    { code: ErrorCodes.DATASET, message: `${file}:2: non-numeric target id: unexpected "x"` });
+  const again = await suite.prepare(settings, { progress: null });
+  assert.equal(again.edges.dir, edges.dir);
+  assert.equal(again.edges.id, edges.id);
 });
 
 test('its edge list described with the sizes and the sampling of its parameters', () => {
@@ -169,4 +200,55 @@ test('a load refuses bytes that hash otherwise, and a count stored or read that 
   await assert.rejects(load(short, madeUpEdges({ edges: 10, read: 9 })),
     { code: ErrorCodes.IMPORT, message: 'loading the edge list stored 10 edges (9 read), not 10' });
   assert.equal(short.marker, null);
+});
+
+// performance.now() mocked to return `times` in turn (the floor's start and end, then the import's start, the end
+// of its batches and the end of its indexes), or `times[0]` throughout for a clock that stands still.
+function clock(t, times) {
+  let calls = 0;
+  mock.method(performance, 'now', () => {
+    const time = times.length === 1 ? times[0] : times[calls];
+    calls += 1;
+    return time;
+  });
+  t.after(() => mock.restoreAll());
+  return () => calls;
+}
+
+test('a load times the floor, the batches and the indexes from the clock: each figure exactly, a rate only over a time that passed', async (t) => {
+  const calls = clock(t, [1000, 1080, 2000, 2250.04, 2400.06]);
+  const result = await load(madeUpStore(), madeUpEdges({ edges: 1000 }));
+  assert.equal(calls(), 5);
+  mock.restoreAll();
+  assert.deepEqual(result, {
+    reused: false,
+    edges: 1000,
+    ms: 400.1,
+    edgesMs: 250,
+    indexesMs: 150,
+    edgesPerSec: 2500,
+    floor: { ms: 80, edgesPerSec: 12500 },
+    floorMultiple: 5,
+    collectionBytes: 4096,
+    sha256: { edges: 'right' },
+  });
+});
+
+test('a load on a clock that stands still: 0 ms throughout, and no rate nor multiple of a time of 0', async (t) => {
+  const calls = clock(t, [5000]);
+  const result = await load(madeUpStore(), madeUpEdges({ edges: 1000 }));
+  assert.equal(calls(), 5);
+  mock.restoreAll();
+  assert.deepEqual(result, {
+    reused: false, edges: 1000, ms: 0, edgesMs: 0, indexesMs: 0, edgesPerSec: null, floor: { ms: 0, edgesPerSec: null }, floorMultiple: null,
+    collectionBytes: 4096, sha256: { edges: 'right' },
+  });
+});
+
+test('a load whose floor took no time: its rate and multiple null, the import\'s rate still given', async (t) => {
+  clock(t, [1000, 1000, 2000, 2100, 2200]);
+  const result = await load(madeUpStore(), madeUpEdges({ edges: 1000 }));
+  mock.restoreAll();
+  assert.deepEqual([result.ms, result.edgesMs, result.indexesMs, result.edgesPerSec, result.floor, result.floorMultiple],
+    [200, 100, 100, 5000, { ms: 0, edgesPerSec: null }, null]);
 });
