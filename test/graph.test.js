@@ -327,3 +327,65 @@ test('the reference: vertex 0 is a vertex; a negative or fractional id touches n
     assert.equal(reference.findEdge(id, 2), null, String(id));
   }
 });
+
+test('parameters: every scale\'s sizes as published; two vertices are enough to measure', () => {
+  assert.deepEqual(Object.fromEntries(Object.keys(GRAPH_SIZES).map((scale) => [scale, { ...graphSizes(scale) }])), {
+    tiny: { reads: 1_000, writes: 500, batches: 4 },
+    small: { reads: 5_000, writes: 1_000, batches: 10 },
+    medium: { reads: 10_000, writes: 2_000, batches: 20 },
+    full: { reads: 10_000, writes: 5_000, batches: 20 },
+  });
+  const two = new EdgeReference(edgeList([[1, 2, 5], [2, 1, 6]]));
+  const params = drawGraphParams(two, { reads: 3, writes: 2, batches: 1 }, 1);
+  assert.equal(params.vertices.length, 3);
+  assert.ok(params.vertices.every((v) => v === 1 || v === 2));
+  assert.deepEqual([params.upsertEdge.new, params.upsertEdge.existing], [0, 2], 'no pair is left that is not an edge');
+});
+
+test('parameters: findEdge pairs are edges or their reverse, new pairs weigh 1 to 1,000, and the upserts are shuffled', () => {
+  const edges = randomEdges(20_000, Array.from({ length: 3000 }, (_, i) => i + 1), 5);
+  const reference = new EdgeReference(edges);
+  const params = drawGraphParams(reference, { reads: 2000, writes: 400, batches: 3 }, 9);
+  let reversed = 0;
+  for (const pair of params.pairs) {
+    assert.deepEqual(Object.keys(pair), ['source', 'target']);
+    assert.ok(Number.isInteger(pair.source) && Number.isInteger(pair.target), JSON.stringify(pair));
+    const forward = reference.find(pair.source, pair.target) >= 0;
+    assert.ok(forward || reference.find(pair.target, pair.source) >= 0, `${JSON.stringify(pair)}: an edge or an edge's reverse`);
+    if (!forward) reversed += 1;
+  }
+  assert.ok(reversed > 250 && reversed < 550, `about a fifth reversed, most of them not edges (${reversed})`);
+  for (const name of ['upsertEdge', 'upsertEdges']) {
+    const written = params[name].edges;
+    const fresh = written.map((e) => reference.find(e.source, e.target) < 0);
+    assert.ok(written.filter((e, i) => fresh[i]).every((e) => Number.isInteger(e.weight) && e.weight >= 1 && e.weight <= 1000), `${name}: new pairs weigh 1 to 1,000`);
+    const half = written.length / 2;
+    const freshFirst = fresh.slice(0, half).filter(Boolean).length;
+    assert.ok(freshFirst > half * 0.35 && freshFirst < half * 0.65, `${name}: new and existing pairs interleave (${freshFirst} new of the first ${half})`);
+  }
+});
+
+test('parameters: the draws of a seed on a small edge list, exactly (the new pairs run out, the upserts shuffled)', () => {
+  const reference = new EdgeReference(edgeList([[1, 2, 5], [2, 3, 6], [3, 1, 7], [1, 3, 8]]));
+  const params = drawGraphParams(reference, { reads: 4, writes: 6, batches: 1 }, 1);
+  assert.deepEqual([...params.vertices], [3, 3, 3, 1]);
+  assert.deepEqual(params.pairs, [{ source: 3, target: 1 }, { source: 1, target: 2 }, { source: 3, target: 1 }, { source: 3, target: 2 }]);
+  assert.deepEqual(params.upsertEdge, {
+    edges: [
+      { source: 3, target: 1, weight: 752 }, { source: 1, target: 3, weight: 690 }, { source: 1, target: 2, weight: 842 },
+      { source: 3, target: 2, weight: 36 }, { source: 2, target: 3, weight: 962 }, { source: 2, target: 1, weight: 342 },
+    ],
+    existing: 4,
+    new: 2,
+  });
+  // The draws after the shuffle: the batched upserts' new pairs and their weights.
+  const batched = [{ source: 2, target: 1, weight: 887 }, { source: 3, target: 2, weight: 40 }];
+  assert.deepEqual(params.upsertEdges, { edges: batched, existing: 0, new: 2, batches: [batched] });
+});
+
+test('the reference indexes dense ids directly and sparse ones through their sorted table', () => {
+  const dense = new EdgeReference(edgeList([[4, 9, 1], [9, 2, 1]]));
+  assert.deepEqual([dense.maxId, dense.ids], [9, null]);
+  const sparse = new EdgeReference(edgeList([[4, 2 ** 30, 1], [2 ** 30, 2, 1]]));
+  assert.deepEqual([sparse.maxId, [...sparse.ids]], [2 ** 30, [2, 4, 2 ** 30]]);
+});

@@ -3,11 +3,11 @@
 // canonical texts), and the loader's batches, timings, marker and refusals against a store made up here.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { test } from 'node:test';
+import { mock, test } from 'node:test';
 import { ErrorCodes } from '../../core/errors.js';
-import { CASES, getCase } from '../../workloads/queries/cases.js';
+import { CASES, byValue, getCase } from '../../workloads/queries/cases.js';
 import { answerProblem, canonicalRow, canonicalRows, digestOf } from '../../workloads/queries/check.js';
-import { GENERATION, INDEXES, queryDocument, queryDocuments } from '../../workloads/queries/data.js';
+import { GENERATION, INDEXES, parseSizes, queryDocument, queryDocuments } from '../../workloads/queries/data.js';
 import { BATCH, loadQueryCollections } from '../../workloads/queries/load.js';
 import suite, { stepKey } from '../../workloads/queries/suite.js';
 import { WORKLOADS, queriesContext } from '../../workloads/queries/workloads.js';
@@ -214,4 +214,95 @@ test('the loader refuses a collection that stored another count', async () => {
   const store = madeUpStore({ countOff: 1 });
   await assert.rejects(load(store, ['1k']), { message: 'loading values1k stored 1001 documents, not 1000' });
   assert.equal(store.marker, null, 'no marker for a collection that failed its count');
+});
+
+// Every case as workloads/README.md publishes it: the rows it answers, their order, its description (the text a
+// result records) and the parameters the harness sends, at 1,000 documents. A lookup's IN list is given by the
+// type and first values of its 10,000 entries.
+const PUBLISHED = [
+  ['collect-number', 'numbers', 'any', 'the distinct values of value7 (a number repeating over 100 groups), each once', { attribute: 'value7' }],
+  ['collect-string', 'strings', 'any', 'the distinct values of value8 (a string repeating over 100 groups), each once', { attribute: 'value8' }],
+  ['collect-count-number', 'pairs', 'any', 'each distinct value of value7 with the number of documents holding it: [value, count]', { attribute: 'value7' }],
+  ['collect-count-string', 'pairs', 'any', 'each distinct value of value8 with the number of documents holding it: [value, count]', { attribute: 'value8' }],
+  ['subquery', 'pairs', 'any', 'for each document, a correlated subquery counting the documents with the same value1: [_key, count]', { attribute: 'value1' }],
+  ['concat', 'strings', 'any', 'for each document, _key, "-" and value5 (a number, written in decimal) concatenated into one string', { attribute: 'value5' }],
+  ['merge', 'documents', 'any', 'each document merged with the constant object {"testValue":"merged","testNumber":1} (its fields added)', { object: { testValue: 'merged', testNumber: 1 } }],
+  ['keep', 'documents', 'any', 'each document reduced to the named fields _key, value1, value2', { attributes: ['_key', 'value1', 'value2'] }],
+  ['unset', 'documents', 'any', 'each document without the named fields value1, value2', { attributes: ['value1', 'value2'] }],
+  ['min-number', 'numbers', 'any', 'the smallest value5 of the collection (not indexed): one row', { attribute: 'value5' }],
+  ['min-string', 'strings', 'any', 'the smallest value6 in code-point order (not indexed): one row', { attribute: 'value6' }],
+  ['max-number', 'numbers', 'any', 'the largest value5 of the collection (not indexed): one row', { attribute: 'value5' }],
+  ['max-string', 'strings', 'any', 'the largest value6 in code-point order (not indexed): one row', { attribute: 'value6' }],
+  ['sort-number', 'numbers', 'ascending', 'value5 of every document, sorted ascending (not indexed)', { attribute: 'value5' }],
+  ['sort-string', 'strings', 'ascending', 'value6 of every document, sorted ascending in code-point order (not indexed)', { attribute: 'value6' }],
+  ['filter-number', 'documents', 'any', 'the documents whose value5 equals 333 (not indexed: a full scan)', { attribute: 'value5', value: 333 }],
+  ['filter-string', 'documents', 'any', 'the documents whose value6 equals "test333" (not indexed: a full scan)', { attribute: 'value6', value: 'test333' }],
+  ['extract-doc', 'documents', 'any', 'every document, unmodified', {}],
+  ['extract-key', 'strings', 'any', 'the _key of every document', { attribute: '_key' }],
+  ['extract-number', 'numbers', 'any', 'value1 (a number) of every document', { attribute: 'value1' }],
+  ['extract-string', 'strings', 'any', 'value2 (a string) of every document', { attribute: 'value2' }],
+  ['join-key', 'documents', 'any', 'the collection joined with itself on _key, each document of the left side once per match (so: every document once)', { attribute: '_key' }],
+  ['join-id', 'documents', 'any', "the collection joined with itself on the database's own record identifier (ArangoDB _id, MongoDB _id, a row id, Neo4j's element id, OrientDB's @rid), the left documents", { attribute: null }],
+  ['join-hash-number', 'documents', 'any', 'the collection joined with itself on value1 (equality index), the left documents', { attribute: 'value1' }],
+  ['join-hash-string', 'documents', 'any', 'the collection joined with itself on value2 (equality index), the left documents', { attribute: 'value2' }],
+  ['join-skiplist-number', 'documents', 'any', 'the collection joined with itself on value3 (sorted index), the left documents', { attribute: 'value3' }],
+  ['join-skiplist-string', 'documents', 'any', 'the collection joined with itself on value4 (sorted index), the left documents', { attribute: 'value4' }],
+  ['lookup-key', 'documents', 'any', 'the documents whose _key is in a list of 10,000 strings (one IN list, the primary key)', { attribute: '_key', values: ['test0', 'test1', 'test2'] }],
+  ['lookup-hash-number', 'documents', 'any', 'the documents whose value1 is in a list of 10,000 numbers (one IN list, an equality index)', { attribute: 'value1', values: [0, 1, 2] }],
+  ['lookup-hash-string', 'documents', 'any', 'the documents whose value2 is in a list of 10,000 strings (one IN list, an equality index)', { attribute: 'value2', values: ['test0', 'test1', 'test2'] }],
+  ['lookup-skiplist-number', 'documents', 'any', 'the documents whose value3 is in a list of 10,000 numbers (one IN list, a sorted index)', { attribute: 'value3', values: [0, 1, 2] }],
+  ['lookup-skiplist-string', 'documents', 'any', 'the documents whose value4 is in a list of 10,000 strings (one IN list, a sorted index)', { attribute: 'value4', values: ['test0', 'test1', 'test2'] }],
+];
+
+test('every case as published: its rows, their order, its description and the parameters it is sent', () => {
+  assert.deepEqual(CASES.map((c) => c.name), PUBLISHED.map(([name]) => name));
+  for (const [name, rows, order, description, params] of PUBLISHED) {
+    const queryCase = getCase(name);
+    assert.deepEqual([queryCase.rows, queryCase.order, queryCase.description], [rows, order, description], name);
+    const sent = queryCase.params(1000);
+    if (params.values) {
+      assert.equal(sent.values.length, 10_000, name);
+      assert.ok(sent.values.every((value) => typeof value === typeof params.values[0]), `${name}: every value a ${typeof params.values[0]}`);
+      assert.deepEqual({ ...sent, values: sent.values.slice(0, 3) }, params, name);
+    } else {
+      assert.deepEqual(sent, params, name);
+    }
+  }
+  assert.throws(() => getCase('nosuch'), { message: 'internal: unknown query case nosuch' });
+  assert.throws(() => getCase('toString'), { message: 'internal: unknown query case toString' });
+});
+
+test('the references\' edges: code-point order, an empty collection\'s extremes, the sorts of unsorted values', () => {
+  assert.deepEqual([byValue('test10', 'test9'), byValue('test9', 'test10'), byValue('test9', 'test9')], [-1, 1, 0]);
+  assert.deepEqual([byValue(2, 10), byValue(10, 2), byValue(3, 3)], [-1, 1, 0]);
+  for (const name of ['min-number', 'min-string', 'max-number', 'max-string']) assert.deepEqual(getCase(name).reference(0), [], name);
+  assert.deepEqual(getCase('min-string').reference(12), ['test0']);
+  assert.deepEqual(getCase('max-string').reference(12), ['test9']);
+  assert.deepEqual(getCase('max-number').reference(12), [11]);
+  assert.deepEqual(getCase('sort-string').reference(12), ['test0', 'test1', 'test10', 'test11', 'test2', 'test3', 'test4', 'test5', 'test6', 'test7', 'test8', 'test9']);
+  assert.deepEqual(getCase('sort-number').reference(12), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+});
+
+test('the check lists three unexpected rows at most even when fewer rows are missing', () => {
+  const rows = ['z'];
+  const reference = digestOf(canonicalRows(rows, 'any'));
+  assert.equal(answerProblem({ name: 'few', order: 'any' }, ['a', 'b', 'c', 'd', 'e'], reference, () => rows),
+    '5 rows, expected 1; missing row "z"; unexpected row "a"; unexpected row "b"; unexpected row "c"');
+});
+
+test('--size: spaces and empty entries between commas are ignored; nothing but them is refused', () => {
+  assert.deepEqual(parseSizes(' 1k , 10k ,,1k,'), ['1k', '10k']);
+  assert.throws(() => parseSizes(' , '), { code: ErrorCodes.USAGE, message: '--size must be a comma-separated list of 1k, 10k, 100k, 1M; got " , "' });
+  assert.throws(() => parseSizes('1k,10K'), { code: ErrorCodes.USAGE, message: '--size must be a comma-separated list of 1k, 10k, 100k, 1M; got "1k,10K"' });
+});
+
+test('the loader\'s times on a clock that moves by known steps', async (t) => {
+  // The clock is read when the load starts, once the documents are in, and once the indexes are built.
+  const readings = [1000, 1250.04, 1400.1];
+  const now = mock.method(performance, 'now', () => readings.shift() ?? 5000);
+  t.after(() => now.mock.restore());
+  const result = await load(madeUpStore(), ['1k']);
+  now.mock.restore();
+  assert.deepEqual(result.collections['1k'], { documents: 1000, reused: false, ms: 400.1, documentsMs: 250, indexesMs: 150.1, documentsPerSec: 2499 });
+  assert.equal(result.ms, 400.1);
 });

@@ -56,33 +56,28 @@ function lookup(n, attribute, values) {
 
 const lookupValues = (numeric) => (n) => lookupIndexes(n).map((i) => (numeric ? i : `test${i}`));
 
-const join = (name, attribute, index, description) => ({
+const join = (name, attribute, description) => ({
   name,
-  attribute,
   rows: 'documents',
   order: 'any',
   description,
   params: () => ({ attribute }),
   reference: (n) => all(n, (doc) => doc),
   sameReferenceAs: 'extract-doc',
-  index,
 });
 
 const lookupCase = (name, attribute, numeric, index) => ({
   name,
-  attribute,
   rows: 'documents',
   order: 'any',
   description: `the documents whose ${attribute} is in a list of ${LOOKUP_COUNT.toLocaleString('en-US')} ${numeric ? 'numbers' : 'strings'} (one IN list, ${index})`,
   params: (n) => ({ attribute, values: lookupValues(numeric)(n) }),
   reference: (n, { values }) => lookup(n, attribute, values),
-  index,
 });
 
 export const CASES = Object.freeze([
   {
     name: 'collect-number',
-    attribute: 'value7',
     rows: 'numbers',
     order: 'any',
     description: `the distinct values of value7 (a number repeating over ${GROUPS} groups), each once`,
@@ -91,7 +86,6 @@ export const CASES = Object.freeze([
   },
   {
     name: 'collect-string',
-    attribute: 'value8',
     rows: 'strings',
     order: 'any',
     description: `the distinct values of value8 (a string repeating over ${GROUPS} groups), each once`,
@@ -100,7 +94,6 @@ export const CASES = Object.freeze([
   },
   {
     name: 'collect-count-number',
-    attribute: 'value7',
     rows: 'pairs',
     order: 'any',
     description: 'each distinct value of value7 with the number of documents holding it: [value, count]',
@@ -109,7 +102,6 @@ export const CASES = Object.freeze([
   },
   {
     name: 'collect-count-string',
-    attribute: 'value8',
     rows: 'pairs',
     order: 'any',
     description: 'each distinct value of value8 with the number of documents holding it: [value, count]',
@@ -118,7 +110,6 @@ export const CASES = Object.freeze([
   },
   {
     name: 'subquery',
-    attribute: 'value1',
     rows: 'pairs',
     order: 'any',
     description: 'for each document, a correlated subquery counting the documents with the same value1: [_key, count]',
@@ -130,7 +121,6 @@ export const CASES = Object.freeze([
   },
   {
     name: 'concat',
-    attribute: 'value5',
     rows: 'strings',
     order: 'any',
     description: 'for each document, _key, "-" and value5 (a number, written in decimal) concatenated into one string',
@@ -139,7 +129,6 @@ export const CASES = Object.freeze([
   },
   {
     name: 'merge',
-    attribute: null,
     rows: 'documents',
     order: 'any',
     description: `each document merged with the constant object ${JSON.stringify(MERGE_OBJECT)} (its fields added)`,
@@ -148,7 +137,6 @@ export const CASES = Object.freeze([
   },
   {
     name: 'keep',
-    attribute: null,
     rows: 'documents',
     order: 'any',
     description: `each document reduced to the named fields ${KEPT.join(', ')}`,
@@ -157,7 +145,6 @@ export const CASES = Object.freeze([
   },
   {
     name: 'unset',
-    attribute: null,
     rows: 'documents',
     order: 'any',
     description: `each document without the named fields ${UNSET.join(', ')}`,
@@ -166,7 +153,6 @@ export const CASES = Object.freeze([
   },
   {
     name: 'min-number',
-    attribute: 'value5',
     rows: 'numbers',
     order: 'any',
     description: 'the smallest value5 of the collection (not indexed): one row',
@@ -175,7 +161,6 @@ export const CASES = Object.freeze([
   },
   {
     name: 'min-string',
-    attribute: 'value6',
     rows: 'strings',
     order: 'any',
     description: 'the smallest value6 in code-point order (not indexed): one row',
@@ -184,7 +169,6 @@ export const CASES = Object.freeze([
   },
   {
     name: 'max-number',
-    attribute: 'value5',
     rows: 'numbers',
     order: 'any',
     description: 'the largest value5 of the collection (not indexed): one row',
@@ -193,7 +177,6 @@ export const CASES = Object.freeze([
   },
   {
     name: 'max-string',
-    attribute: 'value6',
     rows: 'strings',
     order: 'any',
     description: 'the largest value6 in code-point order (not indexed): one row',
@@ -202,7 +185,6 @@ export const CASES = Object.freeze([
   },
   {
     name: 'sort-number',
-    attribute: 'value5',
     rows: 'numbers',
     order: 'ascending',
     description: 'value5 of every document, sorted ascending (not indexed)',
@@ -211,7 +193,6 @@ export const CASES = Object.freeze([
   },
   {
     name: 'sort-string',
-    attribute: 'value6',
     rows: 'strings',
     order: 'ascending',
     description: 'value6 of every document, sorted ascending in code-point order (not indexed)',
@@ -220,7 +201,6 @@ export const CASES = Object.freeze([
   },
   {
     name: 'filter-number',
-    attribute: 'value5',
     rows: 'documents',
     order: 'any',
     description: `the documents whose value5 equals ${FILTER_NUMBER} (not indexed: a full scan)`,
@@ -229,7 +209,6 @@ export const CASES = Object.freeze([
   },
   {
     name: 'filter-string',
-    attribute: 'value6',
     rows: 'documents',
     order: 'any',
     description: `the documents whose value6 equals "${FILTER_STRING}" (not indexed: a full scan)`,
@@ -238,7 +217,6 @@ export const CASES = Object.freeze([
   },
   {
     name: 'extract-doc',
-    attribute: null,
     rows: 'documents',
     order: 'any',
     description: 'every document, unmodified',
@@ -247,7 +225,6 @@ export const CASES = Object.freeze([
   },
   {
     name: 'extract-key',
-    attribute: '_key',
     rows: 'strings',
     order: 'any',
     description: 'the _key of every document',
@@ -256,7 +233,6 @@ export const CASES = Object.freeze([
   },
   {
     name: 'extract-number',
-    attribute: 'value1',
     rows: 'numbers',
     order: 'any',
     description: 'value1 (a number) of every document',
@@ -265,24 +241,23 @@ export const CASES = Object.freeze([
   },
   {
     name: 'extract-string',
-    attribute: 'value2',
     rows: 'strings',
     order: 'any',
     description: 'value2 (a string) of every document',
     params: () => ({ attribute: 'value2' }),
     reference: (n) => all(n, (doc) => doc.value2),
   },
-  join('join-key', '_key', 'the primary key',
+  join('join-key', '_key',
     'the collection joined with itself on _key, each document of the left side once per match (so: every document once)'),
-  join('join-id', null, "the database's own record identifier",
+  join('join-id', null,
     "the collection joined with itself on the database's own record identifier (ArangoDB _id, MongoDB _id, a row id, Neo4j's element id, OrientDB's @rid), the left documents"),
-  join('join-hash-number', 'value1', 'an equality index',
+  join('join-hash-number', 'value1',
     'the collection joined with itself on value1 (equality index), the left documents'),
-  join('join-hash-string', 'value2', 'an equality index',
+  join('join-hash-string', 'value2',
     'the collection joined with itself on value2 (equality index), the left documents'),
-  join('join-skiplist-number', 'value3', 'a sorted index',
+  join('join-skiplist-number', 'value3',
     'the collection joined with itself on value3 (sorted index), the left documents'),
-  join('join-skiplist-string', 'value4', 'a sorted index',
+  join('join-skiplist-string', 'value4',
     'the collection joined with itself on value4 (sorted index), the left documents'),
   lookupCase('lookup-key', '_key', false, 'the primary key'),
   lookupCase('lookup-hash-number', 'value1', true, 'an equality index'),
