@@ -61,8 +61,14 @@ const SCOPES = {
   'report-merge': { mutate: ['results/merge.js'], tests: ["--test-name-pattern='^merging the shards' test/merge.test.js"] },
   runner: {
     mutate: ['runner/**/*.js'],
-    tests: ['test/runner-run.test.js', 'test/runner.test.js', 'test/validation.test.js', 'test/suites/crud.test.js'],
+    tests: ['test/runner-run.test.js', 'test/runner.test.js', 'test/validation.test.js', 'test/suites/crud.test.js', 'test/open-loop.test.js',
+      'test/shards.test.js', 'test/clients.test.js'],
   },
+  // The runner in parts, each file with the tests that drive it (the open loop's schedule, the shards' split and
+  // meeting, the load clients' processes); the runner scope holds them all.
+  'runner-open-loop': { mutate: ['runner/open-loop.js'], tests: ['test/open-loop.test.js'] },
+  'runner-shards': { mutate: ['runner/shards.js'], tests: ['test/shards.test.js'] },
+  'runner-clients': { mutate: ['runner/clients.js', 'runner/client-worker.js'], tests: ['test/clients.test.js'] },
   workloads: {
     mutate: ['workloads/**/*.js'],
     tests: ['test/workloads/compare.test.js', 'test/workloads/checks.test.js', 'test/validation.test.js', 'test/suites/crud.test.js', 'test/suites/mixed.test.js', 'test/workloads/declarations.test.js'],
@@ -116,9 +122,9 @@ const SCOPES = {
   },
 };
 
-// By default every scope but the report's, the datasets' and the workloads' parts (the report, datasets and workloads
-// scopes hold them).
-const names = (process.env.STRYKER_SCOPE ?? Object.keys(SCOPES).filter((name) => !/^(report|datasets|workloads)-/.test(name)).join(',')).split(',').map((name) => name.trim()).filter(Boolean);
+// By default every scope but the parts of the report, the datasets, the workloads and the runner (the report, datasets,
+// workloads and runner scopes hold them).
+const names = (process.env.STRYKER_SCOPE ?? Object.keys(SCOPES).filter((name) => !/^(report|datasets|workloads|runner)-/.test(name)).join(',')).split(',').map((name) => name.trim()).filter(Boolean);
 const unknown = names.filter((name) => !(name in SCOPES));
 if (unknown.length > 0) throw new Error(`STRYKER_SCOPE: unknown scope ${unknown.join(', ')}; scopes: ${Object.keys(SCOPES).join(', ')}`);
 const chosen = names.map((name) => SCOPES[name]);

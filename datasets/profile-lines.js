@@ -42,6 +42,8 @@ export class ProfileLineParser extends ProfileParser {
     this.length = 0;
     // Lines written to `out` since the last take().
     this.count = 0;
+    // Lines the fast path wrote (writeLine), of all those read: the others went through ProfileParser's path.
+    this.fastLines = 0;
   }
 
   // The lines written since the last call: { bytes (a copy that owns its buffer), count }.
@@ -74,6 +76,7 @@ export class ProfileLineParser extends ProfileParser {
     this.stats.rows += 1;
     this.length = written;
     this.count += 1;
+    this.fastLines += 1;
   }
 
   // A line taken by ProfileParser's path: its key and JSON text, written as the fast path writes them.

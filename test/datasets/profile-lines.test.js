@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
 import { splitLines } from '../../adapters/bulk-load.js';
 import { copyLine } from '../../adapters/postgresql/copy.js';
+import { INTEGER_COLUMNS, PROFILE_COLUMNS } from '../../datasets/columns.js';
 import { ProfileLineParser, readProfileLines } from '../../datasets/profile-lines.js';
 import { createReadStats, readProfiles, readRelationLines, readRelations } from '../../datasets/read.js';
 import { profileFile, profileLine } from '../helpers/profile-files.js';
@@ -162,6 +163,24 @@ test('more lines at once than the output first holds: it grows, and keeps every 
   assert.deepEqual(parser.take(), { bytes: new Uint8Array(0), count: 0 });
 });
 
+test('lines that write far more than they read, past where the output ends: room is made before each is written', async (t) => {
+  // Every text column empty and every integer 0: some 70 bytes read and 1,150 written (each column's name), 4.6 MB
+  // in all, past the 4 MiB the output starts with; then one line of 1.5 million control characters (10.5 MB
+  // written), past twice the room there is.
+  const wide = Object.fromEntries(PROFILE_COLUMNS.slice(1).map((column) => [column, INTEGER_COLUMNS.has(column) ? '0' : '']));
+  let content = '';
+  for (let id = 1; id <= 4000; id += 1) content += profileLine(id, wide);
+  content += profileLine(4001, { region: '\u0001'.repeat(1_500_000) });
+  const file = await profileFile(t, content);
+  const parser = new ProfileLineParser(file);
+  parser.push(Buffer.from(content));
+  parser.end();
+  const { bytes, count } = parser.take();
+  assert.deepEqual([count, parser.fastLines], [4001, 4001]);
+  assert.ok(bytes.length > 14_000_000, `${bytes.length} bytes`);
+  assert.ok(Buffer.from(bytes).equals(Buffer.from(await expectedLines(file))), 'every line as the document model writes it');
+});
+
 test('a batch per chunk that completes a line, never an empty one; the file\'s bytes to a hash in the same pass', async (t) => {
   const content = profileLine(1) + profileLine(2, { region: 'y'.repeat(3 * 2 ** 20) }) + profileLine(3);
   const file = await profileFile(t, content);
@@ -193,4 +212,46 @@ test('relation lines: a chunk of many more pairs than the first gets room for al
   for (const batch of await collect(readRelations(file))) for (const { _from, _to } of batch) expected += `${_from}\t${_to}\n`;
   assert.ok(batches[0].count < 200 && batches[1].count > 40_000, JSON.stringify(batches.map(({ count }) => count)));
   assert.equal(Buffer.concat(batches.map(({ bytes }) => bytes)).toString('latin1'), expected);
+});
+
+// Which path each line takes. A fast path that refused a line it can write would write the same bytes through the
+// parser's path, only slower: `fastLines` tells the two apart. [lines the fast path wrote, lines written].
+test('the fast path writes every line it can take whole, and leaves to the parser only the lines it must', () => {
+  const paths = (...lines) => {
+    const parser = new ProfileLineParser('profiles.txt', { skipBad: true });
+    parser.push(Buffer.from(lines.join('')));
+    parser.end();
+    return [parser.fastLines, parser.take().count];
+  };
+  const line = (values) => profileLine(3, values);
+  const fast = {
+    'every column "null"': [profileLine(1)],
+    'the largest id': [profileLine(2 ** 31 - 1)],
+    'integers with a sign, 0, 1 and 15 digits': [line({ AGE: '-12', public: '0', gender: '1', completion_percentage: '123456789012345' })],
+    'a negative integer of 15 digits': [line({ AGE: '-999999999999999' })],
+    'text to escape, an empty field, non-ASCII': [line({ region: 'say "hi" C:\\x \u0001\u0008\r 日本 😀 \u007f', music: '' })],
+    'text that only starts or ends like "null"': [line({ region: 'nul', hobbies: 'nulls', pets: 'NULL', music: 'xull', body: 'nxll', eye_color: 'nuxl', hair_color: 'nulx' })],
+  };
+  for (const [label, lines] of Object.entries(fast)) assert.deepEqual(paths(...lines), [1, 1], label);
+  // Integers JSON writes otherwise than the file (7, 0, a rounded number) and a line without its newline: the
+  // parser's path writes them.
+  for (const [label, lines] of Object.entries({
+    'a leading zero': [line({ AGE: '007' })],
+    '-0': [line({ AGE: '-0' })],
+    '16 digits': [line({ AGE: '1234567890123456' })],
+    'the last line without a newline': [line({}).slice(0, -1)],
+  })) assert.deepEqual(paths(...lines), [0, 1], label);
+  // Lines the parser refuses (skipped here): the fast path must not write them.
+  for (const [label, lines] of Object.entries({
+    'an id past 2^31 - 1': [profileLine(2 ** 31)],
+    'id 0': [`0${profileLine(7).slice(1)}`],
+    'an id with a letter': [`7a${profileLine(7).slice(1)}`],
+    'an empty id': [profileLine(7).slice(1)],
+    'an integer with a plus': [line({ AGE: '+5' })],
+    'a lone minus': [line({ AGE: '-' })],
+    'an empty integer': [line({ AGE: '' })],
+    'no trailing tab': [`${line({}).slice(0, -2)}\n`],
+    'a column too many': [`${line({}).slice(0, -1)}x\t\n`],
+  })) assert.deepEqual(paths(...lines), [0, 0], label);
+  assert.deepEqual(paths(profileLine(5), profileLine(5)), [1, 1], 'the id of an earlier line: the parser refuses it');
 });
