@@ -254,4 +254,7 @@ test('the fast path writes every line it can take whole, and leaves to the parse
     'a column too many': [`${line({}).slice(0, -1)}x\t\n`],
   })) assert.deepEqual(paths(...lines), [0, 0], label);
   assert.deepEqual(paths(profileLine(5), profileLine(5)), [1, 1], 'the id of an earlier line: the parser refuses it');
+  // Ids of every digit, told apart from the ones before them (17 is not 7, 30 not 3).
+  const ids = [...Array.from({ length: 40 }, (_, i) => i + 1), 1_234_567_890, 987_654_321];
+  assert.deepEqual(paths(...ids.map((id) => profileLine(id))), [ids.length, ids.length]);
 });
