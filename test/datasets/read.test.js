@@ -145,3 +145,17 @@ test('a missing or truncated file is a dataset error naming it', async (t) => {
   await assert.rejects(loadRelationIds(file), { code: 'E_DATASET', message: new RegExp(file) });
   await assert.rejects(collect(readProfiles(file)), { code: 'E_DATASET', message: new RegExp(file) });
 });
+
+test('loadRelationIds holds the pairs in arrays of its first capacity while they fit, grown by half once past it', async (t) => {
+  const lines = (count) => Array.from({ length: count }, (_, i) => `${(i % 9000) + 1}\t${(i % 7000) + 2}\n`).join('');
+  // 700,000 pairs in five chunks of a mebibyte: no chunk makes them outgrow 2^20.
+  const fits = await loadRelationIds(await fixture(t, 'fits.txt', lines(700_000)));
+  assert.equal(fits.count, 700_000);
+  assert.deepEqual([fits.from.buffer.byteLength, fits.to.buffer.byteLength], [4 * 2 ** 20, 4 * 2 ** 20]);
+  assert.deepEqual([fits.from[699_999], fits.to[699_999]], [(699_999 % 9000) + 1, (699_999 % 7000) + 2]);
+  // 1,200,000: grown once, to one and a half times 2^20, the pairs before kept.
+  const grown = await loadRelationIds(await fixture(t, 'grown.txt', lines(1_200_000)));
+  assert.equal(grown.count, 1_200_000);
+  assert.deepEqual([grown.from.buffer.byteLength, grown.to.buffer.byteLength], [4 * 1.5 * 2 ** 20, 4 * 1.5 * 2 ** 20]);
+  assert.deepEqual([grown.from[0], grown.to[0], grown.from[1_199_999], grown.to[1_199_999]], [1, 2, (1_199_999 % 9000) + 1, (1_199_999 % 7000) + 2]);
+});
