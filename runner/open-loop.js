@@ -21,7 +21,8 @@ const WATCHDOG_INTERVAL_MS = 1000;
 
 const round3 = (value) => Math.round(value * 1000) / 1000;
 
-function rateSummary({ rate, completed, spanMs, lagSum, lagMax }) {
+// What the result records under `openLoop`, from the run's counts and sums.
+export function rateSummary({ rate, completed, spanMs, lagSum, lagMax }) {
   const achievedRate = spanMs > 0 ? Math.round((completed / spanMs) * 1000) : 0;
   const summary = {
     targetRate: rate,
@@ -147,7 +148,8 @@ export async function executeOpenLoop({
     clearInterval(watchdog);
     signal?.removeEventListener('abort', onAbort);
   }
-  const wallMs = (count === 0 ? begin : lastAnswer) - begin;
+  // Nothing answered (no operation, or an interruption before the first answer): no span.
+  const wallMs = completed === 0 ? 0 : lastAnswer - begin;
   return {
     wallMs,
     answers,

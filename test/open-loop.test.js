@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, test } from 'node:test';
 import { execute } from '../runner/execute.js';
-import { executeOpenLoop } from '../runner/open-loop.js';
+import { executeOpenLoop, rateSummary } from '../runner/open-loop.js';
 
 const range = (n) => Array.from({ length: n }, (_, i) => i);
 const sorted = (latencies) => latencies.slice().sort();
@@ -134,5 +134,82 @@ describe('closed loop with times', () => {
       assert.ok(Math.abs(ends[i] - starts[i] - outcome.latencies[i]) < 1e-9);
     }
     assert.equal((await execute({ inputs: range(5), call, adapter: null, concurrency: 2 })).times, null);
+  });
+});
+
+describe('open loop, exactly', () => {
+  test('the rate summary: the achieved rate, the send lag, and a note only when more than 5% below the target', () => {
+    const note = (achieved, below, rate) => `achieved ${achieved} ops/s, ${below}% below the target of ${rate} ops/s: the answers (or the harness `
+      + 'sending the operations) could not keep up with the schedule';
+    assert.deepEqual(rateSummary({ rate: 100, completed: 50, spanMs: 500, lagSum: 10, lagMax: 0.12345 }),
+      { targetRate: 100, achievedRate: 100, sendLagMs: { mean: 0.2, max: 0.123 }, note: null });
+    assert.equal(rateSummary({ rate: 100, completed: 95, spanMs: 1000, lagSum: 0, lagMax: 0 }).note, null, 'exactly 95%: no note');
+    assert.deepEqual(rateSummary({ rate: 100, completed: 94, spanMs: 1000, lagSum: 0.0004, lagMax: 0.0006 }),
+      { targetRate: 100, achievedRate: 94, sendLagMs: { mean: 0, max: 0.001 }, note: note(94, 6, 100) });
+    assert.deepEqual(rateSummary({ rate: 1000, completed: 1, spanMs: 3, lagSum: 2.5, lagMax: 2.5 }),
+      { targetRate: 1000, achievedRate: 333, sendLagMs: { mean: 2.5, max: 2.5 }, note: note(333, 67, 1000) });
+    // Nothing answered, or answers in no time at all: no rate, no mean lag.
+    assert.deepEqual(rateSummary({ rate: 10, completed: 0, spanMs: 0, lagSum: 0, lagMax: 0 }),
+      { targetRate: 10, achievedRate: 0, sendLagMs: { mean: 0, max: 0 }, note: note(0, 100, 10) });
+    assert.equal(rateSummary({ rate: 10, completed: 5, spanMs: 0, lagSum: 1, lagMax: 1 }).achievedRate, 0);
+  });
+
+  test('a rate that is not a positive number is refused', async () => {
+    for (const rate of [0, -5, Number.NaN, Number.POSITIVE_INFINITY, undefined]) {
+      await assert.rejects(executeOpenLoop({ inputs: range(3), call: async () => 1, adapter: null, rate }),
+        { message: `internal: an open loop needs a positive rate, got ${rate}` });
+    }
+  });
+
+  test('exactly the cap in flight is allowed; one more is refused with the counts', async () => {
+    let release;
+    const gate = new Promise((resolve) => { release = resolve; });
+    let calls = 0;
+    const call = (adapter, i) => {
+      calls += 1;
+      if (calls === 20) release();
+      return gate.then(() => i);
+    };
+    const outcome = await executeOpenLoop({ inputs: range(20), call, adapter: null, rate: 10_000, maxInFlight: 20 });
+    assert.equal(outcome.completed, 20);
+    assert.deepEqual(outcome.answers, range(20));
+    await assert.rejects(executeOpenLoop({ inputs: range(21), call: () => new Promise(() => {}), adapter: null, rate: 10_000, maxInFlight: 20 }),
+      { message: 'more than 20 operations in flight at 10000 ops/s (0 of 21 answered): the database answers far more slowly than the rate asks; lower --rate' });
+  });
+
+  test('a stall names its time and counts; progress is reported each second while operations are answered', async () => {
+    await assert.rejects(
+      executeOpenLoop({ inputs: range(5), call: () => new Promise(() => {}), adapter: null, rate: 1000, stallTimeoutMs: 1400 }),
+      { code: 'E_TIMEOUT', message: 'no operation completed for 1 s (0 of 5 done, 5 in flight); is the server still up?' },
+    );
+    const progress = [];
+    const outcome = await executeOpenLoop({ inputs: range(12), call: async (a, i) => i, adapter: null, rate: 10, onProgress: (n) => progress.push(n) });
+    assert.equal(outcome.completed, 12);
+    assert.ok(progress.length >= 1 && progress.every((n) => Number.isInteger(n) && n > 0 && n <= 12), JSON.stringify(progress));
+    // A low rate leaves nothing in flight between operations: that is no stall.
+    const slow = await executeOpenLoop({ inputs: range(3), call: async (a, i) => i, adapter: null, rate: 1, stallTimeoutMs: 500 });
+    assert.equal(slow.completed, 3);
+  });
+
+  test('errors stop the sending once there are a hundred; the operations in flight still answer', async () => {
+    const outcome = await executeOpenLoop({ inputs: range(2000), call: async (a, i) => { throw new Error(`no ${i}`); }, adapter: null, rate: 4000 });
+    assert.ok(outcome.errors.length >= 100 && outcome.errors.length < 2000, `${outcome.errors.length} errors`);
+    assert.equal(outcome.completed, outcome.errors.length);
+    assert.equal(outcome.aborted, false);
+  });
+
+  test('an interruption before the start sends nothing; the times are each operation\'s send and answer', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    let calls = 0;
+    const outcome = await executeOpenLoop({ inputs: range(10), call: async () => { calls += 1; }, adapter: null, rate: 1000, signal: controller.signal, times: true });
+    assert.deepEqual([calls, outcome.completed, outcome.aborted, outcome.wallMs], [0, 0, true, 0]);
+    const timed = await executeOpenLoop({ inputs: range(10), call: async (a, i) => { await sleep(3); return i; }, adapter: null, rate: 500, times: true });
+    for (let i = 0; i < 10; i += 1) {
+      assert.ok(timed.times.ends[i] - timed.times.starts[i] >= 2.5, `operation ${i}`);
+      assert.ok(i === 0 || timed.times.starts[i] >= timed.times.starts[i - 1], 'sent in order');
+      assert.ok(timed.latencies[i] >= timed.times.ends[i] - timed.times.starts[i] - 1e-9, 'latency counts from the schedule, at least the send');
+    }
+    assert.equal((await executeOpenLoop({ inputs: range(3), call: async (a, i) => i, adapter: null, rate: 1000 })).times, null);
   });
 });
