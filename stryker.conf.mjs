@@ -66,7 +66,11 @@ const SCOPES = {
   },
   // The runner in parts, each file with the tests that drive it (the open loop's schedule, the shards' split and
   // meeting, the load clients' processes); the runner scope holds them all.
-  'runner-open-loop': { mutate: ['runner/open-loop.js'], tests: ['test/open-loop.test.js'] },
+  'runner-open-loop': {
+    mutate: ['runner/open-loop.js'],
+    // The exact tests first (a second); the whole file, with its real schedules and stalls (twenty seconds), after them.
+    tests: ["--test-name-pattern='^open loop, exactly' test/open-loop.test.js", 'test/open-loop.test.js'],
+  },
   'runner-shards': { mutate: ['runner/shards.js'], tests: ['test/shards.test.js'] },
   'runner-clients': { mutate: ['runner/clients.js', 'runner/client-worker.js'], tests: ['test/clients.test.js'] },
   workloads: {

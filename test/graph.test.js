@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { createRandom } from '../datasets/random.js';
 import memory from '../adapters/memory/description.js';
 import { countProblem, edgeListProblem, edgeProblem, idListProblem } from '../workloads/graph/check.js';
-import { BATCH_SIZE } from '../workloads/graph/operations.js';
+import { BATCH_SIZE, EDGE_BYTES, GRAPH_METHODS, GRAPH_OPERATIONS, READ_OPERATIONS, WRITE_OPERATIONS } from '../workloads/graph/operations.js';
 import { GRAPH_SIZES, HOT_VERTICES, drawGraphParams, graphSizes, newWeight } from '../workloads/graph/params.js';
 import { EdgeReference } from '../workloads/graph/reference.js';
 import { WORKLOADS, restore, writtenEdges } from '../workloads/graph/workloads.js';
@@ -388,4 +388,14 @@ test('the reference indexes dense ids directly and sparse ones through their sor
   assert.deepEqual([dense.maxId, dense.ids], [9, null]);
   const sparse = new EdgeReference(edgeList([[4, 2 ** 30, 1], [2 ** 30, 2, 1]]));
   assert.deepEqual([sparse.maxId, [...sparse.ids]], [2 ** 30, [2, 4, 2 ** 30]]);
+});
+
+test('the graph suite\'s operations in their order, the methods an adapter\'s graph offers, the batch and the edge\'s size', () => {
+  assert.deepEqual(READ_OPERATIONS, ['findEdge', 'edgesOf', 'inEdges', 'friends', 'countFriends', 'countFollowers']);
+  assert.deepEqual(WRITE_OPERATIONS, ['upsertEdge', 'upsertEdges', 'removeEdge', 'removeEdges']);
+  assert.deepEqual(GRAPH_OPERATIONS, [...READ_OPERATIONS, ...WRITE_OPERATIONS]);
+  assert.deepEqual(GRAPH_METHODS, ['create', 'importEdges', 'index', 'count', 'drop', ...GRAPH_OPERATIONS]);
+  assert.ok([READ_OPERATIONS, WRITE_OPERATIONS, GRAPH_OPERATIONS, GRAPH_METHODS].every(Object.isFrozen));
+  assert.deepEqual([BATCH_SIZE, EDGE_BYTES], [500, 12]);
+  assert.deepEqual(WORKLOADS.map((w) => w.operation), GRAPH_OPERATIONS);
 });

@@ -213,3 +213,47 @@ describe('open loop, exactly', () => {
     assert.equal((await executeOpenLoop({ inputs: range(3), call: async (a, i) => i, adapter: null, rate: 1000 })).times, null);
   });
 });
+
+describe('open loop, its clock', () => {
+  test('a low rate sleeps between sends instead of spinning, and sends each operation on time', async () => {
+    const before = process.cpuUsage();
+    const outcome = await executeOpenLoop({ inputs: range(10), call: async (a, i) => { await sleep(2); return i; }, adapter: null, rate: 20, times: true });
+    const cpu = process.cpuUsage(before);
+    assert.ok((cpu.user + cpu.system) / 1000 < 200, `${(cpu.user + cpu.system) / 1000} ms of CPU for 450 ms of schedule`);
+    // Operation i is due at i * 50 ms: sent within a few milliseconds of it, its latency counted from then.
+    const { mean, max } = outcome.openLoop.sendLagMs;
+    assert.ok(mean >= 0 && mean <= max && max < 25, `send lag ${mean} ms on average, ${max} ms at most`);
+    for (let i = 0; i < 10; i += 1) {
+      const lag = outcome.latencies[i] - (outcome.times.ends[i] - outcome.times.starts[i]);
+      assert.ok(lag >= -1e-9 && lag < 25, `operation ${i}: sent ${lag} ms after it was due`);
+      assert.ok(i === 0 || outcome.times.starts[i] - outcome.times.starts[0] >= i * 50 - 1, `operation ${i} sent before it was due`);
+    }
+    assert.ok(outcome.wallMs >= 450 && outcome.wallMs < 600, `span ${outcome.wallMs}`);
+  });
+
+  test('no stall while nothing is in flight between sends, nor while one operation is answered within the timeout', async () => {
+    // Due at 0 and 2.5 s, answered at once: the watchdog's ticks at 1 and 2 s see nothing done and nothing waiting.
+    const idle = await executeOpenLoop({ inputs: range(2), call: async (a, i) => i, adapter: null, rate: 0.4, stallTimeoutMs: 800 });
+    assert.equal(idle.completed, 2);
+    // One operation of 2.2 s: the ticks at 1 and 2 s see it waiting, less than the timeout since the last progress.
+    const long = await executeOpenLoop({ inputs: range(1), call: async (a, i) => { await sleep(2200); return i; }, adapter: null, rate: 10, stallTimeoutMs: 1500 });
+    assert.equal(long.completed, 1);
+  });
+
+  test('after a stall or an interruption nothing more is sent', async () => {
+    let calls = 0;
+    await assert.rejects(executeOpenLoop({ inputs: range(200), call: () => { calls += 1; return new Promise(() => {}); }, adapter: null, rate: 40, stallTimeoutMs: 1000 }),
+      { code: 'E_TIMEOUT' });
+    const atStall = calls;
+    await sleep(300);
+    assert.equal(calls, atStall, 'no operation sent after the stall');
+    const controller = new AbortController();
+    let sent = 0;
+    const outcome = await executeOpenLoop({
+      inputs: range(1000), call: async (a, i) => { sent += 1; if (i === 5) controller.abort(); return i; }, adapter: null, rate: 500, signal: controller.signal,
+    });
+    const atReturn = sent;
+    await sleep(100);
+    assert.deepEqual([outcome.aborted, sent], [true, atReturn], 'no operation sent after the interruption');
+  });
+});

@@ -417,3 +417,20 @@ for (const name of ['singleWrite', 'singleWriteSync']) {
     }
   });
 }
+
+test('loadExpected reads only what the selected workloads check: the profiles they can return, the graph when one needs it', async () => {
+  const calls = [];
+  const dataset = {
+    loadProfiles: async (ids) => { calls.push(['profiles', [...ids].sort((a, b) => a - b)]); return new Map([...ids].map((id) => [id, { id }])); },
+    loadGraph: async () => { calls.push(['graph']); return 'the graph'; },
+  };
+  const plain = { name: 'plain' };
+  const reads = (ids) => ({ name: 'reads', profileIds: () => ids });
+  const paths = { name: 'paths', needsGraph: true };
+  const none = await loadExpected(dataset, [plain, reads([])]);
+  assert.deepEqual([calls, none.profiles, none.graph, none.dataset], [[], new Map(), null, dataset], 'nothing to read: no profile file, no graph');
+  const some = await loadExpected(dataset, [reads([3, 1]), plain, reads([1, 7]), paths]);
+  assert.deepEqual(calls, [['profiles', [1, 3, 7]], ['graph']], 'each id once; the graph when any workload needs it');
+  assert.deepEqual([...some.profiles.keys()].sort(), [1, 3, 7]);
+  assert.equal(some.graph, 'the graph');
+});
