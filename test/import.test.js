@@ -9,8 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import memory from '../adapters/memory/description.js';
+import { BULK_LOAD_MODULE } from '../adapters/bulk-load.js';
 import { prepareDataset } from '../datasets/dataset.js';
-import { claimNamespace, importDataset } from '../import/import.js';
+import { claimNamespace, IMPORT_PATHS, importDataset } from '../import/import.js';
 import { formatImport } from '../results/import-summary.js';
 import { formatTable } from '../results/table.js';
 
@@ -144,6 +145,7 @@ test('an import is reused only when its marker names the dataset and the manifes
   const { marker } = await adapter.inspectNamespace();
   const stale = [
     [{ sha256: { ...marker.sha256, profiles: '00'.repeat(32) } }, /checksums differ from the dataset's manifest/],
+    [{ sha256: { ...marker.sha256, relations: '00'.repeat(32) } }, /checksums differ from the dataset's manifest/],
     [{ sha256: undefined }, /checksums differ from the dataset's manifest/],
     [{ seed: 2 }, /\(synthetic tiny, seed 2\), not the dataset .* \(synthetic tiny, seed 1\)/],
     [{ dataset: 'synthetic-small-s1-g1' }, /holds the dataset synthetic-small-s1-g1 /],
@@ -486,4 +488,227 @@ test('an offline importer takes the batches into its files, then loads them: its
   const online = await importDataset({ adapter: plain, description: memory, options: {}, dataset, force: true });
   assert.equal(online.loadMs, undefined);
   assert.equal(online.loadSteps, undefined);
+});
+
+// The memory store as an adapter with an offline importer: `offlineImport` answers as given (a refusal, or the
+// importer below, which writes the batches aside and loads them into the store), every call recorded with its
+// arguments.
+function offlineAdapter({ refused } = {}) {
+  const store = memory.create({ namespace: `import_test_${process.pid}_${Math.random()}`, concurrency: 1 });
+  const asked = [];
+  const written = { profiles: [], relations: [] };
+  const importer = {
+    async importProfiles(docs) { written.profiles.push(...docs); },
+    async importRelations(edges) { written.relations.push(...edges); },
+    async load() {
+      await store.importProfiles(written.profiles);
+      await store.importRelations(written.relations);
+      return { steps: 1 };
+    },
+    async discard() {},
+  };
+  const adapter = new Proxy(store, {
+    get(target, name) {
+      if (name === 'offlineImport') {
+        return async (args) => {
+          asked.push(args);
+          return refused ? { refused } : { importer };
+        };
+      }
+      const value = target[name];
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return { adapter, asked };
+}
+
+const FEWER_THAN = 'the dataset has fewer than 100,000 profiles, where the offline importer\'s start-up costs more than it saves '
+  + '(--import-path offline takes it anyway)';
+
+test('an import into an absent namespace, online without an offline importer, logs nothing', async () => {
+  const adapter = memoryAdapter();
+  await adapter.connect();
+  const progress = recordingProgress();
+  const result = await importDataset({ adapter, description: memory, options: {}, dataset, progress });
+  assert.equal(result.reused, false);
+  assert.deepEqual(progress.events.filter(([kind]) => kind === 'log'), []);
+  assert.ok(!('onlineBecause' in result), Object.keys(result).join(', '));
+});
+
+test('every step without a count shown as a bar is stopped once its work ends', async () => {
+  const { adapter } = recordingAdapter();
+  await adapter.connect();
+  const progress = recordingProgress();
+  await importDataset({ adapter, description: memory, options: {}, dataset, progress });
+  const steps = progress.events.filter(([kind, , total]) => kind === 'bar' && total === 1).map(([, label]) => label);
+  assert.equal(steps.length, 5, steps.join('; '));
+  for (const label of steps) {
+    assert.deepEqual(progress.events.filter(([kind, name]) => kind === 'stop' && name === label), [['stop', label, undefined]], label);
+  }
+});
+
+test('a stale namespace is imported again without a progress object to log the reason to', async () => {
+  const adapter = memoryAdapter();
+  await adapter.connect();
+  await importDataset({ adapter, description: memory, options: {}, dataset });
+  const { marker } = await adapter.inspectNamespace();
+  await adapter.writeMarker({ ...marker, imported: false });
+  const again = await importDataset({ adapter, description: memory, options: {}, dataset });
+  assert.equal(again.reused, false);
+  assert.equal((await adapter.inspectNamespace()).marker.imported, true);
+});
+
+test('an owned namespace whose marker is missing is taken for an unfinished import and imported again', async () => {
+  const store = memoryAdapter();
+  await store.connect();
+  const adapter = new Proxy(store, {
+    get(target, name) {
+      if (name === 'inspectNamespace') return async () => ({ state: 'owned', marker: null });
+      const value = target[name];
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  const progress = recordingProgress();
+  const result = await importDataset({ adapter, description: memory, options: {}, dataset, progress });
+  assert.equal(result.reused, false);
+  assert.deepEqual(progress.events.filter(([kind]) => kind === 'log'),
+    [['log', 'In-process memory: not reusing the data in the namespace (its last import did not finish); importing again']]);
+});
+
+test('a changed file\'s error names both checksums, the hint, and that the next import replaces what was read', async () => {
+  const adapter = memoryAdapter();
+  await adapter.connect();
+  const recorded = 'cd'.repeat(32);
+  const changed = { ...dataset, sha256: { ...dataset.sha256, profiles: recorded } };
+  await assert.rejects(importDataset({ adapter, description: memory, options: {}, dataset: changed }), (error) => {
+    assert.equal(error.code, 'E_DATASET');
+    assert.equal(error.message, `${dataset.files.profiles}: the file read hashes to sha256 ${sha256Of(dataset.files.profiles)}, `
+      + `but the dataset's manifest records ${recorded}: the file changed after the dataset was prepared; `
+      + `${dataset.changedFileHints.profiles}. The data read from it is left in the namespace as an unfinished import, `
+      + 'which the next import replaces');
+    return true;
+  });
+});
+
+test('an adapter that declares profileRows and relationRows gets each file as rows made on the reader\'s thread', async () => {
+  const store = memoryAdapter();
+  await store.connect();
+  const format = { module: BULK_LOAD_MODULE, name: 'lineParts', input: 'lines', options: { parts: 1 } };
+  const got = { profiles: { lines: [], counts: 0 }, relations: { lines: [], counts: 0 } };
+  const take = (role) => async (rows, count) => {
+    assert.ok(Array.isArray(rows), `${role}: rows as lineParts makes them`);
+    const text = rows.map((part) => Buffer.from(part).toString('utf8')).join('');
+    got[role].lines.push(...text.split('\n').filter(Boolean));
+    got[role].counts += count;
+  };
+  const plain = [];
+  const adapter = new Proxy(store, {
+    get(target, name) {
+      if (name === 'profileRows') return async () => format;
+      if (name === 'relationRows') return () => format;
+      if (name === 'importProfileRows') return take('profiles');
+      if (name === 'importRelationRows') return take('relations');
+      if (name === 'importProfiles' || name === 'importRelations') return async () => { plain.push(name); };
+      if (name === 'counts') return async () => ({ profiles: got.profiles.lines.length, relations: got.relations.lines.length });
+      const value = target[name];
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  const result = await importDataset({ adapter, description: memory, options: {}, dataset });
+  assert.deepEqual(plain, []);
+  assert.deepEqual(result.sha256, { profiles: sha256Of(dataset.files.profiles), relations: sha256Of(dataset.files.relations) });
+  for (const role of ['profiles', 'relations']) {
+    assert.equal(got[role].counts, dataset[role], `${role}: the counts given with the rows`);
+    assert.equal(got[role].lines.length, dataset[role], role);
+  }
+  // Profile lines are `<key>\t<JSON>`, relation lines `<key>\t<key>`.
+  assert.match(got.profiles.lines[0], /^[^\t]+\t\{"_key":/);
+  assert.match(got.relations.lines[0], /^[^\t]+\t[^\t]+$/);
+});
+
+test('an offline importer is not asked for below 100,000 profiles on auto, the default, and the reason is logged and recorded', async () => {
+  const { adapter, asked } = offlineAdapter();
+  await adapter.connect();
+  const progress = recordingProgress();
+  const result = await importDataset({ adapter, description: memory, options: {}, dataset, progress });
+  assert.deepEqual(asked, []);
+  assert.equal(result.path, 'online');
+  assert.equal(result.onlineBecause, FEWER_THAN);
+  assert.deepEqual(progress.events.filter(([kind]) => kind === 'log'), [['log', `In-process memory: importing online (${FEWER_THAN})`]]);
+  assert.equal((await adapter.inspectNamespace()).marker.timings.onlineBecause, FEWER_THAN);
+  // Without a progress object the reason is only recorded.
+  const quiet = offlineAdapter();
+  await quiet.adapter.connect();
+  const again = await importDataset({ adapter: quiet.adapter, description: memory, options: {}, dataset, offline: 'auto' });
+  assert.equal(again.onlineBecause, FEWER_THAN);
+  assert.deepEqual(quiet.asked, []);
+});
+
+test('--import-path online (or false) keeps an offline importer unasked, and says so', async () => {
+  for (const offline of ['online', false]) {
+    const { adapter, asked } = offlineAdapter();
+    await adapter.connect();
+    const progress = recordingProgress();
+    const result = await importDataset({ adapter, description: memory, options: {}, dataset, progress, offline });
+    assert.deepEqual(asked, [], String(offline));
+    assert.equal(result.path, 'online');
+    assert.equal(result.onlineBecause, 'the online path was asked for');
+    assert.deepEqual(progress.events.filter(([kind]) => kind === 'log'), [['log', 'In-process memory: importing online (the online path was asked for)']]);
+  }
+});
+
+test('--import-path offline (or true) asks the offline importer whatever the size, with the server and the unfinished marker', async () => {
+  for (const offline of ['offline', true]) {
+    const { adapter, asked } = offlineAdapter();
+    await adapter.connect();
+    await adapter.resetNamespace();
+    const server = { pid: 12345 };
+    const progress = recordingProgress();
+    const result = await importDataset({ adapter, description: memory, options: {}, dataset, progress, offline, server });
+    assert.equal(asked.length, 1, String(offline));
+    assert.equal(asked[0].server, server);
+    assert.deepEqual(asked[0].marker, { harness: 'db-shootout', dataset: dataset.id, name: 'synthetic', scale: 'tiny', seed: 1, imported: false });
+    assert.equal(result.path, 'offline');
+    assert.ok(!('onlineBecause' in result));
+    assert.deepEqual(result.loadSteps, { steps: 1 });
+    assert.ok(!progress.events.some(([kind, text]) => kind === 'log' && text.includes('importing online')), JSON.stringify(progress.events));
+  }
+});
+
+test('an offline importer that refuses leaves the import online with its reason', async () => {
+  const { adapter, asked } = offlineAdapter({ refused: 'database "neo4j" holds nodes labelled X' });
+  await adapter.connect();
+  const progress = recordingProgress();
+  const result = await importDataset({ adapter, description: memory, options: {}, dataset, progress, offline: 'offline' });
+  assert.equal(asked.length, 1);
+  assert.equal(result.path, 'online');
+  assert.equal(result.onlineBecause, 'database "neo4j" holds nodes labelled X');
+  assert.equal(result.loadMs, undefined);
+  assert.deepEqual(progress.events.filter(([kind]) => kind === 'log'), [['log', 'In-process memory: importing online (database "neo4j" holds nodes labelled X)']]);
+});
+
+test('auto asks the offline importer from exactly 100,000 profiles up', async () => {
+  for (const [profiles, askedFor] of [[99_999, false], [100_000, true]]) {
+    const { adapter, asked } = offlineAdapter({ refused: 'refused here' });
+    await adapter.connect();
+    const progress = recordingProgress();
+    // The files hold fewer: the import fails on their rows, after the path is chosen.
+    await assert.rejects(importDataset({ adapter, description: memory, options: {}, dataset: { ...dataset, profiles }, progress }), /E_DATASET|rows where/);
+    assert.equal(asked.length, askedFor ? 1 : 0, String(profiles));
+    const [[, text]] = progress.events.filter(([kind]) => kind === 'log');
+    assert.equal(text, `In-process memory: importing online (${askedFor ? 'refused here' : FEWER_THAN})`);
+  }
+});
+
+test('--import-path takes auto, offline and online, and importDataset takes each as its path', async () => {
+  assert.deepEqual(IMPORT_PATHS, ['auto', 'offline', 'online']);
+  const taken = {};
+  for (const offline of IMPORT_PATHS) {
+    const { adapter } = offlineAdapter();
+    await adapter.connect();
+    await adapter.resetNamespace();
+    taken[offline] = (await importDataset({ adapter, description: memory, options: {}, dataset, offline })).path;
+  }
+  // auto: online below 100,000 profiles.
+  assert.deepEqual(taken, { auto: 'online', offline: 'offline', online: 'online' });
 });
