@@ -192,9 +192,13 @@ describe('open loop, exactly', () => {
   });
 
   test('errors stop the sending once there are a hundred; the operations in flight still answer', async () => {
-    const outcome = await executeOpenLoop({ inputs: range(2000), call: async (a, i) => { throw new Error(`no ${i}`); }, adapter: null, rate: 4000 });
+    let calls = 0;
+    const outcome = await executeOpenLoop({ inputs: range(2000), call: async (a, i) => { calls += 1; await sleep(5); throw new Error(`no ${i}`); }, adapter: null, rate: 4000 });
     assert.ok(outcome.errors.length >= 100 && outcome.errors.length < 2000, `${outcome.errors.length} errors`);
-    assert.equal(outcome.completed, outcome.errors.length);
+    // It returns once every operation sent has answered, and sends no more.
+    assert.deepEqual([outcome.completed, calls], [outcome.errors.length, outcome.errors.length]);
+    await sleep(50);
+    assert.deepEqual([outcome.errors.length, calls], [outcome.completed, outcome.completed]);
     assert.equal(outcome.aborted, false);
   });
 
