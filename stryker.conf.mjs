@@ -71,8 +71,16 @@ const SCOPES = {
     // The exact tests first (a second); the whole file, with its real schedules and stalls (twenty seconds), after them.
     tests: ["--test-name-pattern='^open loop, exactly' test/open-loop.test.js", 'test/open-loop.test.js'],
   },
-  'runner-shards': { mutate: ['runner/shards.js'], tests: ['test/shards.test.js'] },
-  'runner-clients': { mutate: ['runner/clients.js', 'runner/client-worker.js'], tests: ['test/clients.test.js'] },
+  // The exact tests first (a second or two); the meetings and the runs of whole shards after them.
+  'runner-shards': {
+    mutate: ['runner/shards.js'],
+    tests: ["--test-name-pattern='^shards, exactly' test/shards.test.js", 'test/shards.test.js'],
+  },
+  'runner-clients': {
+    mutate: ['runner/clients.js', 'runner/client-worker.js'],
+    tests: ["--test-name-pattern='^(the split of a step over|merged latencies|the client-bound flag|--clients refusals|clients, exactly)' test/clients.test.js",
+      'test/clients.test.js'],
+  },
   workloads: {
     mutate: ['workloads/**/*.js'],
     tests: ['test/workloads/compare.test.js', 'test/workloads/checks.test.js', 'test/validation.test.js', 'test/suites/crud.test.js', 'test/suites/mixed.test.js', 'test/workloads/declarations.test.js'],
