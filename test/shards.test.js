@@ -13,8 +13,9 @@ import postgresql from '../adapters/postgresql/description.js';
 import { jobManifests } from '../cli/k8s.js';
 import { decodeHistogram } from '../results/stats.js';
 import { connectAdapter, runBenchmark } from '../runner/run.js';
+import mysql from '../adapters/mysql/description.js';
 import {
-  createCoordinator, fnv1a32, keyShard, parseShard, parseStartAt, runIdOf, shardSettings, shareOf,
+  createCoordinator, fnv1a32, keyShard, measureClockOffset, parseShard, parseStartAt, runIdOf, shardSettings, shareOf, sleepUntil, wallNow,
 } from '../runner/shards.js';
 import mixed from '../workloads/mixed/suite.js';
 import { COLLECTION, WORKLOADS } from '../workloads/mixed/workloads.js';
@@ -24,6 +25,283 @@ import { serverTarget } from './helpers/servers.js';
 const work = mkdtempSync(path.join(os.tmpdir(), 'bench-shards-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 const byName = Object.fromEntries(WORKLOADS.map((workload) => [workload.name, workload]));
+
+// The exact behaviour of each piece, without a database: every flag's edges and words, the split of inputs
+// without a key, the wait for an instant, the clock offset's arithmetic on a clock of known readings, and the
+// meeting's protocol over a store that records what it is asked.
+describe('shards, exactly', () => {
+  const USAGE = '--shard must be <i>/<n> (shard i of n, counted from 0) or index/<n>, got';
+  const ISO = '--start-at must be an ISO time such as 2026-01-31T12:00:00Z, got';
+
+  test('--shard: the whole text, any number of digits, from 1 to 1,024 shards, and the index variable\'s words', () => {
+    assert.deepEqual(parseShard(' 1/2 ', {}), { index: 1, count: 2 });
+    assert.deepEqual(parseShard('12/20', {}), { index: 12, count: 20 });
+    assert.deepEqual(parseShard('0/1', {}), { index: 0, count: 1 });
+    assert.deepEqual(parseShard('1023/1024', {}), { index: 1023, count: 1024 });
+    assert.throws(() => parseShard('0/1025', {}), { code: 'E_USAGE', message: '--shard 0/1025: the number of shards must be from 1 to 1024' });
+    assert.throws(() => parseShard('0/99999999999999999999', {}), { code: 'E_USAGE', message: /must be from 1 to 1024$/ });
+    for (const text of ['1/2x', 'x1/2', '1/2/3', '-1/2', '1.5/2', '/2', '']) {
+      assert.throws(() => parseShard(text, {}), { code: 'E_USAGE', message: `${USAGE} "${text}"` });
+    }
+    assert.deepEqual(parseShard('index/20', { JOB_COMPLETION_INDEX: '12' }), { index: 12, count: 20 });
+    assert.throws(() => parseShard('index/4', {}), {
+      code: 'E_USAGE',
+      message: '--shard index/4 takes the shard\'s index from JOB_COMPLETION_INDEX, which is not set; outside a Kubernetes Indexed Job give it: --shard <i>/4',
+    });
+    for (const value of ['x', '1x', 'x1', '', '-1', '1.0']) {
+      assert.throws(() => parseShard('index/4', { JOB_COMPLETION_INDEX: value }), {
+        code: 'E_USAGE',
+        message: `--shard index/4 takes the shard's index from JOB_COMPLETION_INDEX, which is "${value}"; outside a Kubernetes Indexed Job give it: --shard <i>/4`,
+      });
+    }
+  });
+
+  test('--start-at: an ISO date and time only, five seconds past and an hour ahead at the most, to the millisecond', () => {
+    const now = Date.parse('2026-01-01T12:00:00Z');
+    assert.equal(parseStartAt('2026-01-01T11:59:55Z', now), now - 5000);
+    assert.equal(parseStartAt('2026-01-01T13:00:00Z', now), now + 3_600_000);
+    assert.throws(() => parseStartAt('2026-01-01T11:59:54.999Z', now), {
+      code: 'E_USAGE', message: '--start-at 2026-01-01T11:59:54.999Z is 5 s in the past: the shards could not start together',
+    });
+    assert.throws(() => parseStartAt('2026-01-01T13:00:00.001Z', now), { code: 'E_USAGE', message: '--start-at 2026-01-01T13:00:00.001Z is more than an hour ahead' });
+    // A date without its time, an expanded year and an HTTP date all parse, and none is the ISO form asked for.
+    for (const text of ['2026-01-01', '+002026-01-01T12:00:30Z', 'Thu, 01 Jan 2026 12:00:30 GMT', '2026-01-01T99:00:00Z']) {
+      assert.throws(() => parseStartAt(text, now), { code: 'E_USAGE', message: `${ISO} "${text}"` });
+    }
+  });
+
+  test('the run id: twelve hex digits of the start and the flags, with only --shard and --run-id (and their values) left out', () => {
+    const start = '2026-01-01T12:00:30Z';
+    const base = ['run', '--suite', 'mixed', '--start-at', start];
+    assert.equal(runIdOf({ startAt: start, args: [...base, '--shard', '0/2'] }), 'run-7df020122dd6');
+    assert.equal(runIdOf({ startAt: start, args: [...base, '--run-id', 'x', '--shard=1/2'] }), 'run-7df020122dd6');
+    const id = (...extra) => runIdOf({ startAt: start, args: [...base, ...extra] });
+    // Flags that only begin like --shard, or hold it inside, are the run's own: their values count.
+    assert.notEqual(id('--shard-wait', '5'), id('--shard-wait', '6'));
+    assert.notEqual(id('--note', 'a--shard=1'), id('--note', 'a--shard=2'));
+    assert.notEqual(id('--note', 'a--shard', 'A'), id('--note', 'a--shard', 'B'));
+    assert.equal(id('--shard', '3/4', '--ops', '5'), id('--ops', '5'));
+    assert.throws(() => runIdOf({ runId: 'a b', args: [] }), {
+      code: 'E_USAGE', message: '--run-id must be 1 to 63 letters, digits, \'.\', \'_\' or \'-\', got "a b"',
+    });
+  });
+
+  test('inputs without a string key go by position; only objects are copied, and only their own index and after moved', () => {
+    const fn = Object.assign(() => {}, { key: 'b' });
+    // Positions 0, 2, 4 and 6 are shard 0's, 1, 3, 5 and 7 shard 1's; key "a" is shard 0's, "b" shard 1's.
+    const inputs = [null, 7, 'text', { n: 1 }, { key: 5 }, fn, { key: 'b', index: 6 }, { key: 'a' }, { key: 'b', after: 6 }];
+    const [zero, one] = [0, 1].map((index) => shareOf(inputs, { index, count: 2 }));
+    assert.deepEqual(zero.inputs, [null, 'text', { key: 5 }, { key: 'a' }]);
+    assert.deepEqual(one.inputs, [7, { n: 1 }, fn, { key: 'b', index: 3 }, { key: 'b', after: 3 }]);
+    assert.equal(zero.inputs[0], null);
+    assert.ok(zero.owns('a') && !zero.owns('b') && one.owns('b'));
+    assert.throws(() => shareOf([{ key: 'a' }, { key: 'b', after: 0 }], { index: 1, count: 2 }), {
+      message: 'internal: operation 1 waits for 0, which another shard runs',
+    });
+  });
+
+  test('sleepUntil: an instant already past returns at once, without a timer', async () => {
+    let done = false;
+    sleepUntil(wallNow() - 1000).then(() => { done = true; });
+    await null;
+    assert.equal(done, true);
+  });
+
+  test('sleepUntil: a timer, then a spin of its last milliseconds only, waking on time', async () => {
+    const at = wallNow() + 300;
+    const cpu = process.cpuUsage();
+    await sleepUntil(at);
+    const woke = wallNow();
+    const { user, system } = process.cpuUsage(cpu);
+    assert.ok(woke >= at);
+    assert.ok(woke - at < 15, `woke ${woke - at} ms late`);
+    assert.ok((user + system) / 1000 < 150, `${(user + system) / 1000} ms of CPU for a 300 ms wait`);
+  });
+
+  // A clock whose readings take `delays` ms and put the server `offsets` ms behind this machine.
+  function clockQueries(delays, offsets, calls, { failRead = null, failAt = null } = {}) {
+    return {
+      fake: {
+        against: 'the fake clock',
+        async read(options) {
+          calls.push(['read', options]);
+          if (failRead) throw new Error(failRead);
+          let reading = 0;
+          return {
+            now: async () => {
+              const k = reading;
+              reading += 1;
+              calls.push(['now', k]);
+              if (k === failAt) throw new Error('lost');
+              const began = wallNow();
+              await new Promise((resolve) => { setTimeout(resolve, delays[k]); });
+              return began + (wallNow() - began) / 2 - offsets[k];
+            },
+            close: async () => { calls.push(['close']); },
+          };
+        },
+      },
+    };
+  }
+  const server = { driver: 'fake', kind: 'server' };
+
+  test('the clock offset: five readings, the shortest round trip\'s, in milliseconds to three decimals', async () => {
+    const calls = [];
+    const options = { host: 'h', port: 1 };
+    const result = await measureClockOffset(server, options, clockQueries([60, 4, 40, 80, 30], [900, 250, 900, 900, 900], calls));
+    assert.deepEqual(Object.keys(result), ['offsetMs', 'roundTripMs', 'against']);
+    assert.equal(result.against, 'the fake clock');
+    assert.ok(Math.abs(result.offsetMs - 250) < 10, JSON.stringify(result));
+    assert.ok(result.roundTripMs >= 4 && result.roundTripMs < 25, JSON.stringify(result));
+    for (const value of [result.offsetMs, result.roundTripMs]) assert.equal(value, Math.round(value * 1000) / 1000);
+    assert.deepEqual(calls, [['read', options], ['now', 0], ['now', 1], ['now', 2], ['now', 3], ['now', 4], ['close']]);
+  });
+
+  test('the clock offset: none for an embedded store or another driver, and an error of the server\'s recorded, not thrown', async () => {
+    const calls = [];
+    assert.equal(await measureClockOffset({ driver: 'fake', kind: 'embedded' }, {}, clockQueries([], [], calls)), null);
+    assert.equal(await measureClockOffset({ driver: 'other', kind: 'server' }, {}, clockQueries([], [], calls)), null);
+    assert.deepEqual(calls, []);
+    assert.deepEqual(await measureClockOffset(server, {}, clockQueries([], [], calls, { failRead: 'refused' })), {
+      offsetMs: null, roundTripMs: null, against: 'the fake clock', error: 'refused',
+    });
+    calls.length = 0;
+    assert.deepEqual(await measureClockOffset(server, {}, clockQueries([1, 1, 1], [0, 0, 0], calls, { failAt: 2 })), {
+      offsetMs: null, roundTripMs: null, against: 'the fake clock', error: 'lost',
+    });
+    assert.deepEqual(calls.at(-1), ['close']);
+  });
+
+  for (const [description, against] of [[postgresql, 'the PostgreSQL server (clock_timestamp())'], [mysql, 'the MySQL server (NOW(6))']]) {
+    const { options, skip } = serverTarget(description);
+    test(`the clock offset against the ${description.name} server on this machine: near zero, or the connection's error`, { skip }, async () => {
+      const result = await measureClockOffset(description, { ...options, connectTimeoutMs: 5000 });
+      assert.equal(result.against, against);
+      assert.equal(result.error, undefined, result.error);
+      assert.ok(Math.abs(result.offsetMs) < 50, JSON.stringify(result));
+      assert.ok(result.roundTripMs > 0 && result.roundTripMs < 1000, JSON.stringify(result));
+      const refused = await measureClockOffset(description, { ...options, host: '127.0.0.1', port: 1, connectTimeoutMs: 5000 });
+      assert.deepEqual({ ...refused, error: undefined }, { offsetMs: null, roundTripMs: null, against, error: undefined });
+      assert.match(refused.error, /ECONNREFUSED/);
+    });
+  }
+
+  // A store that records the meeting's calls, with a marker and collections the test can set.
+  function meetingStore({ state = 'owned', marker = { owner: 'db-shootout', version: 1 } } = {}) {
+    const collections = new Map();
+    return {
+      state,
+      marker,
+      calls: [],
+      async inspectNamespace() { return { state: this.state, marker: this.marker }; },
+      async writeMarker(written) { this.calls.push(['writeMarker']); this.marker = written; },
+      async createTempCollection(name) { this.calls.push(['create', name]); collections.set(name, []); },
+      async dropTempCollection(name) { this.calls.push(['drop', name]); collections.delete(name); },
+      async insertDocument(name, doc, options) {
+        this.calls.push(['insert', name, doc, options]);
+        if (collections.get(name).some((stored) => stored._key === doc._key)) throw new Error(`duplicate key ${doc._key}`);
+        collections.get(name).push(doc);
+      },
+      async readCollection(name) { return [...collections.get(name)]; },
+      async close() { this.calls.push(['close']); },
+    };
+  }
+  const withoutTime = (shards) => ({ ...shards, writtenMs: typeof shards.writtenMs });
+
+  test('the meeting: shard 0 opens, announces and closes, keeping the rest of the marker', async () => {
+    const store = meetingStore();
+    const leader = createCoordinator({ adapter: store, shard: { index: 0, count: 3 }, runId: 'R', waitMs: 2000 });
+    const opened = wallNow();
+    await leader.open();
+    assert.deepEqual(store.calls, [['create', 'shard_done'], ['writeMarker']]);
+    assert.equal(store.marker.owner, 'db-shootout');
+    assert.equal(store.marker.version, 1);
+    assert.deepEqual(withoutTime(store.marker.shards), { runId: 'R', count: 3, writtenMs: 'number', step: -1 });
+    assert.ok(store.marker.shards.writtenMs >= opened && store.marker.shards.writtenMs <= wallNow());
+    const later = wallNow() + 5000;
+    assert.equal(await leader.start(1, later), later);
+    assert.deepEqual(withoutTime(store.marker.shards), {
+      runId: 'R', count: 3, writtenMs: 'number', step: 1, startAt: new Date(later).toISOString(), startAtMs: later,
+    });
+    assert.equal(store.marker.owner, 'db-shootout');
+    await leader.close();
+    await leader.release();
+    assert.deepEqual(store.calls.slice(-2), [['drop', 'shard_done'], ['close']]);
+  });
+
+  test('the meeting: each shard\'s report of each step is its own document, not durable', async () => {
+    const store = meetingStore();
+    await createCoordinator({ adapter: store, shard: { index: 0, count: 3 }, runId: 'R', waitMs: 2000 }).open();
+    for (const step of [0, 1]) {
+      for (const index of [0, 1, 2]) await createCoordinator({ adapter: store, shard: { index, count: 3 }, runId: 'R', waitMs: 2000 }).done(step);
+    }
+    assert.deepEqual(store.calls.filter(([call]) => call === 'insert').map(([, name, doc, options]) => [name, doc, options]), [0, 1].flatMap(
+      (step) => [0, 1, 2].map((shard) => ['shard_done', { _key: `C${step * 3 + shard + 1}`, run: 'R', step, shard }, { durable: false }]),
+    ));
+  });
+
+  test('the meeting: a shard waiting for an announcement says so, and stops on a foreign namespace, a failed shard 0 or another count', async () => {
+    const lines = [];
+    const store = meetingStore();
+    const other = createCoordinator({ adapter: store, shard: { index: 1, count: 3 }, runId: 'R', waitMs: 600, log: (line) => lines.push(line) });
+    const began = Date.now();
+    await assert.rejects(other.awaitStart(1), {
+      code: 'E_TIMEOUT', message: 'shard 1 of 3 of run R: shard 0 did not announce step 2 (is it running, against this namespace?) within 1 s',
+    });
+    assert.ok(Date.now() - began >= 550);
+    assert.deepEqual(lines, ['shard 1 of 3: waiting for shard 0 to announce step 2 of run R']);
+    store.marker = undefined;
+    await assert.rejects(other.awaitStart(0), { code: 'E_TIMEOUT' });
+    store.marker = { shards: { runId: 'R', count: 3, writtenMs: wallNow(), step: null, failed: 'boom' } };
+    await assert.rejects(other.awaitStart(0), { meeting: true, message: 'shard 1 of 3: shard 0 stopped: boom' });
+    store.marker = { shards: { runId: 'R', count: 2, writtenMs: wallNow(), step: 0, startAtMs: 5 } };
+    await assert.rejects(other.awaitStart(0), { code: 'E_USAGE', meeting: true, message: 'shard 1 of 3: shard 0 runs 2 shards, this one was given 3' });
+    store.state = 'foreign';
+    await assert.rejects(other.awaitStart(0), { code: 'E_NAMESPACE_FOREIGN', meeting: true, message: 'shard 1 of 3: the namespace is not the harness\'s' });
+  });
+
+  test('the meeting: shard 0 waits while shards keep reporting, and names the ones that stop reporting', { timeout: 10_000 }, async () => {
+    const store = meetingStore();
+    const shard = (index, waitMs = 400) => createCoordinator({ adapter: store, shard: { index, count: 3 }, runId: 'R', waitMs });
+    await shard(0).open();
+    // Another run's reports and another step's are not this step's.
+    await store.insertDocument('shard_done', { _key: 'X1', run: 'other', step: 0, shard: 1 });
+    await store.insertDocument('shard_done', { _key: 'X2', run: 'R', step: 1, shard: 2 });
+    // One report every 250 ms: 750 ms in all, more than the 400 ms wait, but never 400 ms without one.
+    const reports = [0, 1, 2].map((index) => new Promise((resolve) => { setTimeout(() => resolve(shard(index).done(0)), 250 * (index + 1)); }));
+    const began = Date.now();
+    await shard(0).awaitDone(0);
+    assert.ok(Date.now() - began >= 700, `${Date.now() - began} ms`);
+    await Promise.all(reports);
+    await shard(0).done(1);
+    const waiting = Date.now();
+    await assert.rejects(shard(0, 600).awaitDone(1), {
+      code: 'E_TIMEOUT', meeting: true,
+      message: 'shard 0 of 3 of run R: shard 1 of 3 did not report step 2 done within 1 s (stopped, or killed?)',
+    });
+    assert.ok(Date.now() - waiting >= 550);
+    await assert.rejects(shard(0, 300).awaitDone(2), { message: /: shard 0, shard 1, shard 2 of 3 did not report step 3 done within 0 s/ });
+  });
+
+  test('the shard settings: --start-at and --shard-wait need --shard, and --shard-wait is seconds above 0, at most a day', () => {
+    for (const flag of ['start-at', 'run-id', 'shard-wait']) {
+      assert.throws(() => shardSettings({ [flag]: '1' }, []), { code: 'E_USAGE', message: `--${flag} applies to a sharded run; add --shard <i>/<n>` });
+    }
+    const now = Date.parse('2026-01-01T12:00:00Z');
+    const start = '2026-01-01T12:00:30Z';
+    assert.deepEqual(shardSettings({ shard: '0/2', 'start-at': start }, ['run', '--suite', 'mixed', '--start-at', start, '--shard', '0/2'], { now }), {
+      index: 0, count: 2, runId: 'run-7df020122dd6', startAtMs: now + 30_000, waitMs: 600_000,
+    });
+    assert.equal(shardSettings({ shard: 'index/2', 'run-id': 'x' }, [], { env: { JOB_COMPLETION_INDEX: '1' } }).index, 1);
+    assert.equal(shardSettings({ shard: '0/2', 'run-id': 'x', 'shard-wait': 86_400 }, []).waitMs, 86_400_000);
+    assert.equal(shardSettings({ shard: '0/2', 'run-id': 'x', 'shard-wait': 0.0015 }, []).waitMs, 2);
+    for (const wait of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, 86_401]) {
+      assert.throws(() => shardSettings({ shard: '0/2', 'run-id': 'x', 'shard-wait': wait }, []), {
+        code: 'E_USAGE', message: `--shard-wait must be a number of seconds above 0, at most 86,400, got ${wait}`,
+      });
+    }
+  });
+});
 
 describe('the shard flags', () => {
   test('--shard i/n, or index/n with the index from JOB_COMPLETION_INDEX', () => {
