@@ -202,6 +202,15 @@ describe('open loop, exactly', () => {
     assert.equal(outcome.aborted, false);
   });
 
+  test('the hundredth error stops the sending, not the hundred and first', async () => {
+    // The first hundred operations fail at once, every later one answers: only a cap of exactly a hundred stops.
+    const outcome = await executeOpenLoop({
+      inputs: range(400), call: async (a, i) => { if (i < 100) throw new Error(`no ${i}`); return i; }, adapter: null, rate: 1000,
+    });
+    assert.equal(outcome.errors.length, 100);
+    assert.ok(outcome.completed < 400, `${outcome.completed} operations completed`);
+  });
+
   test('an interruption before the start sends nothing; the times are each operation\'s send and answer', async () => {
     const controller = new AbortController();
     controller.abort();
