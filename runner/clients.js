@@ -102,8 +102,9 @@ function mergeOpenLoop(parts, completed, spanMs) {
 }
 
 // One worker process: its messages as promises of the one it is waiting for, and its death as their rejection.
-function spawnWorker(number, count) {
-  const child = fork(WORKER, [], { serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+// `forkWorker`: child_process.fork, or a stand-in of the tests.
+function spawnWorker(number, count, forkWorker) {
+  const child = forkWorker(WORKER, [], { serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
   let stderr = '';
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (text) => { stderr = (stderr + text).slice(-STDERR_TAIL_CHARS); });
@@ -149,12 +150,12 @@ function spawnWorker(number, count) {
 // execute() would have (answers, errors, times on this process's clock, the run's span) plus `latency`, the
 // merged summary, and `clients`, each worker's meterClient() figures; close() ends whatever is left of them.
 export async function startClients({
-  clients, description, adapterOptions, suiteId, step, inputs, concurrency, rate, times, stallTimeoutMs,
+  clients, description, adapterOptions, suiteId, step, inputs, concurrency, rate, times, stallTimeoutMs, forkWorker = fork,
 }) {
   const count = Math.max(1, Math.min(clients, concurrency, inputs.length));
   const slices = partition(inputs, count);
   const shares = splitConcurrency(concurrency, count);
-  const workers = slices.map((_, i) => spawnWorker(i + 1, count));
+  const workers = slices.map((_, i) => spawnWorker(i + 1, count, forkWorker));
   const close = async () => {
     for (const worker of workers) worker.send({ type: 'stop' });
     const timer = setTimeout(() => { for (const { child } of workers) if (child.exitCode === null) child.kill('SIGKILL'); }, EXIT_GRACE_MS);

@@ -3,10 +3,12 @@
 // end-to-end runs of the crud and mixed suites on SQLite from two client processes, the barrier, a worker killed
 // mid-run, and the flag's refusals and warning.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, fork } from 'node:child_process';
+import { EventEmitter } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { after, describe, test } from 'node:test';
 import memory from '../adapters/memory/description.js';
 import sqlite from '../adapters/sqlite/description.js';
@@ -14,7 +16,7 @@ import { ErrorCodes } from '../core/errors.js';
 import { combineClients } from '../resources/client.js';
 import { decodeHistogram, latencyParts, mergeLatencyParts, summarizeLatencies } from '../results/stats.js';
 import {
-  checkClients, clientsWarning, partition, splitConcurrency, startClients,
+  checkClients, clientsWarning, monotonicOrigin, partition, splitConcurrency, startClients,
 } from '../runner/clients.js';
 import { connectAdapter, runBenchmark } from '../runner/run.js';
 import { getSuite } from '../workloads/index.js';
@@ -280,5 +282,625 @@ describe('bench run --clients', () => {
     assert.equal(code, 0, stderr);
     assert.match(stderr, new RegExp(`warning: --clients ${clients} is more than the ${os.availableParallelism()} cores`));
     assert.equal(JSON.parse(stdout).config.clients, clients);
+  });
+});
+
+// A stand-in for child_process.fork: each "process" records how it was forked, what it was sent and the signals it
+// was sent, and plays its side of the protocol through `reply(child, message)` (on the next turn, as an answer over
+// the channel would come); `exit(code, signal)` ends it ('close' on the next turn, once).
+function fakeFork(reply = () => {}) {
+  const forked = [];
+  const forkWorker = (file, args, forkOptions) => {
+    const child = new EventEmitter();
+    Object.assign(child, {
+      file, args, forkOptions, pid: 9000 + forked.length, connected: true, exitCode: null, closed: false, sent: [], kills: [],
+      encoding: null,
+    });
+    child.stderr = new EventEmitter();
+    child.stderr.setEncoding = (encoding) => { child.encoding = encoding; };
+    child.send = (message) => {
+      assert.ok(child.connected, `sent ${message.type} to a disconnected process`);
+      child.sent.push(message);
+      setImmediate(() => reply(child, message));
+    };
+    child.exit = (code, signal = null) => {
+      if (child.closing) return;
+      child.closing = true;
+      child.connected = false;
+      child.exitCode = signal ? null : code;
+      setImmediate(() => { child.closed = true; child.emit('close', child.exitCode, signal); });
+    };
+    child.kill = (signal) => {
+      child.kills.push(signal);
+      child.exit(null, signal);
+    };
+    child.say = (message) => child.emit('message', message);
+    forked.push(child);
+    return child;
+  };
+  return { forkWorker, forked };
+}
+
+const WORKER = fileURLToPath(new URL('../runner/client-worker.js', import.meta.url));
+const tick = () => new Promise((resolve) => { setImmediate(resolve); });
+const near = (actual, expected, what) => assert.ok(Math.abs(actual - expected) < 5, `${what}: ${actual}, not about ${expected}`);
+const typesSent = (child) => child.sent.map((message) => message.type);
+
+// What a worker answers for its slice: `answer(input)` of each, a start and end 10 ms apart from `begin` on.
+function workerResult(inputs, {
+  begin = 0, answer = (input) => input.toUpperCase(), errors = [], aborted = false, openLoop = null, completed = inputs.length,
+} = {}) {
+  const latencies = inputs.map((_, i) => 1 + i);
+  return {
+    type: 'result',
+    answers: inputs.map(answer),
+    errors,
+    completed,
+    aborted,
+    begin,
+    end: begin + 10 * inputs.length,
+    starts: Float64Array.from(inputs, (_, i) => begin + 10 * i),
+    ends: Float64Array.from(inputs, (_, i) => begin + 10 * (i + 1)),
+    latency: latencyParts(latencies),
+    client: { cpuPct: 10 + inputs.length, eventLoopDelayP99Ms: 1, wallMs: 100 },
+    openLoop,
+  };
+}
+
+describe('clients, exactly', () => {
+  const step = { workload: { name: 'get' }, params: { ops: 5, concurrency: 4, durable: false } };
+  const base = {
+    clients: 2, description: sqlite, adapterOptions: { namespace: 'exact', concurrency: 4 }, suiteId: 'crud', step,
+    inputs: ['a', 'b', 'c', 'd', 'e'], concurrency: 4, rate: null, times: true, stallTimeoutMs: 1234,
+  };
+  // Workers that report ready with their origin `shift` ms after this process's (the n-th one n * 1000 ms), and
+  // answer `go` with `results[n]` (or the default result of their slice).
+  function protocol({ results = [], shift = (n) => 1000 * (n + 1) } = {}) {
+    const parentOrigin = monotonicOrigin();
+    return fakeFork((child, message) => {
+      const n = child.pid - 9000;
+      if (message.type === 'start') child.say({ type: 'ready', origin: parentOrigin + shift(n) });
+      if (message.type === 'go') child.say(results[n] ?? workerResult(message.inputs ?? child.sent[0].inputs));
+      if (message.type === 'stop') child.exit(0);
+    });
+  }
+
+  test('monotonicOrigin() is where performance.now() starts on the process\'s monotonic clock', () => {
+    while (performance.now() < 200) { /* a clock far enough from its origin to tell them apart */ }
+    const origin = monotonicOrigin();
+    const now = Number(process.hrtime.bigint()) / 1e6 - performance.now();
+    assert.ok(Math.abs(origin - now) < 20, `${origin} against ${now}`);
+  });
+
+  test('partition: `after` counts only as an earlier input\'s whole index; null, strings and functions go round robin', () => {
+    const fn = Object.assign(() => {}, { after: 0 });
+    assert.deepEqual(partition(['x', null, 'y', fn, 'z'], 2), [[0, 2, 4], [1, 3]]);
+    assert.deepEqual(partition([{}, {}, { after: -1 }, { after: 1.5 }, { after: 4 }, { after: 5 }], 3), [[0, 3], [1, 4], [2, 5]]);
+    assert.deepEqual(partition([{}, {}, {}, {}, { after: 1 }, { after: 4 }], 2), [[0, 2], [1, 3, 4, 5]]);
+    assert.deepEqual(partition([{}, { after: 0 }, {}, { after: 2 }], 2), [[0, 1, 2, 3], []]);
+    assert.deepEqual(partition([], 3), [[], [], []]);
+  });
+
+  test('splitConcurrency: whole shares, the remainder one each to the first', () => {
+    assert.deepEqual(splitConcurrency(7, 3), [3, 2, 2]);
+    assert.deepEqual(splitConcurrency(2, 3), [1, 1, 0]);
+    assert.deepEqual(splitConcurrency(9, 1), [9]);
+  });
+
+  test('checkClients: its whole messages; an adapter that does not say multiProcess may be shared', () => {
+    assert.throws(() => checkClients(sqlite, 0), { code: ErrorCodes.USAGE, message: '--clients must be a whole number from 1 to 256, got 0' });
+    assert.throws(() => checkClients(sqlite, '2'), { code: ErrorCodes.USAGE, message: '--clients must be a whole number from 1 to 256, got 2' });
+    assert.throws(() => checkClients(memory, 3), {
+      code: ErrorCodes.USAGE, message: '--clients 3: In-process memory cannot be shared between processes; use --clients 1',
+    });
+    assert.equal(checkClients({ name: 'x' }, 2), undefined);
+    assert.equal(checkClients({ name: 'x', multiProcess: true }, 1), undefined);
+    checkClients(memory, 1);
+    checkClients(sqlite, 1);
+  });
+
+  test('clientsWarning: its whole text, against this machine\'s cores by default', () => {
+    assert.equal(clientsWarning(5, 4), '--clients 5 is more than the 4 cores of this machine: the client processes will compete '
+      + 'for them (and with a local server), which limits what they can measure');
+    assert.equal(clientsWarning(4, 4), null);
+    assert.equal(clientsWarning(1, 1), null);
+    const cores = os.availableParallelism();
+    assert.equal(clientsWarning(cores), null);
+    assert.match(clientsWarning(cores + 1), new RegExp(`^--clients ${cores + 1} is more than the ${cores} cores`));
+  });
+
+  test('each worker is forked from client-worker.js with the advanced serialization, and is started with its share', async () => {
+    const { forkWorker, forked } = protocol();
+    const clients = await startClients({ ...base, rate: 1000, times: false, forkWorker });
+    assert.equal(clients.count, 2);
+    assert.equal(forked.length, 2);
+    for (const child of forked) {
+      assert.equal(child.file, WORKER);
+      assert.deepEqual(child.args, []);
+      assert.deepEqual(child.forkOptions, { serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+      assert.equal(child.encoding, 'utf8');
+    }
+    const common = {
+      type: 'start', adapterId: 'sqlite', suiteId: 'crud', workload: 'get', params: step.params, times: false, stallTimeoutMs: 1234,
+    };
+    assert.deepEqual(forked[0].sent, [{
+      ...common, adapterOptions: { namespace: 'exact', concurrency: 2 }, inputs: ['a', 'c', 'e'], concurrency: 2, rate: 600,
+    }]);
+    assert.deepEqual(forked[1].sent, [{
+      ...common, adapterOptions: { namespace: 'exact', concurrency: 2 }, inputs: ['b', 'd'], concurrency: 2, rate: 400,
+    }]);
+    await clients.close();
+    assert.deepEqual(forked.map(typesSent), [['start', 'stop'], ['start', 'stop']]);
+    assert.deepEqual(forked.map((child) => child.kills), [[], []]);
+  });
+
+  test('the number of workers: no more than the clients, the concurrency or the inputs, and at least one', async () => {
+    const counts = [];
+    for (const [clients, concurrency, inputs, rate] of [[3, 8, 5, null], [3, 2, 5, null], [4, 8, ['a'], null], [2, 3, [], 50]]) {
+      const { forkWorker, forked } = protocol();
+      const started = await startClients({
+        ...base, clients, concurrency, inputs: Array.isArray(inputs) ? inputs : base.inputs.slice(0, inputs), rate, forkWorker,
+      });
+      counts.push([started.count, forked.length]);
+      if (Array.isArray(inputs) && inputs.length === 0) {
+        assert.deepEqual(forked[0].sent[0].inputs, []);
+        assert.equal(forked[0].sent[0].rate, 50);
+        assert.equal(forked[0].sent[0].concurrency, 3);
+      } else {
+        assert.equal(forked[0].sent[0].rate, null);
+      }
+      await started.close();
+    }
+    assert.deepEqual(counts, [[3, 3], [2, 2], [1, 1], [1, 1]]);
+  });
+
+  test('run() starts them together a little later, and merges their answers, errors and times in input order', async () => {
+    const results = [
+      workerResult(['a', 'c', 'e'], { begin: 10, errors: [{ index: 1, code: 'E_X', message: 'c failed' }, { index: 2, code: null, message: 'e failed' }] }),
+      workerResult(['b', 'd'], { begin: 5, errors: [{ index: 0, code: null, message: 'b failed' }] }),
+    ];
+    const { forkWorker, forked } = protocol({ results });
+    const clients = await startClients({ ...base, forkWorker });
+    const before = monotonicOrigin() + performance.now();
+    const outcome = await clients.run();
+    const after = monotonicOrigin() + performance.now();
+    const [go] = forked[0].sent.filter((message) => message.type === 'go');
+    assert.deepEqual(forked[1].sent.filter((message) => message.type === 'go'), [go]);
+    assert.ok(go.startAt >= before + 20 && go.startAt <= after + 30, `start at ${go.startAt - before} ms`);
+    assert.deepEqual(outcome.answers, ['A', 'B', 'C', 'D', 'E']);
+    assert.deepEqual(outcome.errors.map(({ index, error }) => [index, error.name, error.code, error.message]), [
+      [1, 'BenchError', undefined, 'b failed'], [2, 'BenchError', 'E_X', 'c failed'], [4, 'BenchError', undefined, 'e failed'],
+    ]);
+    assert.equal(outcome.completed, 5);
+    assert.equal(outcome.aborted, false);
+    // Worker 1's times are 1000 ms later on this process's clock, worker 2's 2000 ms.
+    near(outcome.starts[0], 1010, 'worker 1 began');
+    near(outcome.starts[1], 2005, 'worker 2 began');
+    assert.equal(outcome.starts.length, 2);
+    near(outcome.wallMs, 2025 - 1010, 'the span, first start to last end');
+    const expected = [[1010, 1020], [2005, 2015], [1020, 1030], [2015, 2025], [1030, 1040]];
+    assert.ok(outcome.times.starts instanceof Float64Array && outcome.times.ends instanceof Float64Array);
+    expected.forEach(([start, end], i) => {
+      near(outcome.times.starts[i], start, `start ${i}`);
+      near(outcome.times.ends[i], end, `end ${i}`);
+    });
+    assert.deepEqual(outcome.latency, mergeLatencyParts(results.map((result) => result.latency)));
+    assert.equal(outcome.latency.latencyMs.max, 3);
+    assert.deepEqual(outcome.clients, results.map((result) => result.client));
+    assert.equal('openLoop' in outcome, false);
+    await clients.close();
+  });
+
+  test('run(): the span from the earliest start to the latest end, whichever worker has them; aborted if any was', async () => {
+    const results = [
+      workerResult(['a', 'c', 'e'], { begin: 2000 }),
+      workerResult(['b', 'd'], { begin: 0, aborted: true }),
+    ];
+    const { forkWorker } = protocol({ results, shift: () => 0 });
+    const clients = await startClients({ ...base, times: false, forkWorker });
+    const outcome = await clients.run({});
+    near(outcome.wallMs, 2030, 'the span');
+    near(outcome.starts[0], 2000, 'worker 1 began');
+    near(outcome.starts[1], 0, 'worker 2 began');
+    assert.equal(outcome.times, null);
+    assert.equal(outcome.aborted, true);
+    await clients.close();
+  });
+
+  test('run(): the open-loop summaries add up their targets, weigh their send lags, and say when the rate fell behind', async () => {
+    const openLoop = (targetRate, mean, max) => ({ targetRate, achievedRate: 1, sendLagMs: { mean, max }, note: 'a worker\'s' });
+    // 19 answers over one second: 19 ops/s, 95% of 20, not behind; of 24, 21% below.
+    const cases = [
+      [[12, 8], { targetRate: 20, achievedRate: 19, sendLagMs: { mean: 0.237, max: 2 }, note: null }],
+      [[14, 10], {
+        targetRate: 24,
+        achievedRate: 19,
+        sendLagMs: { mean: 0.237, max: 2 },
+        note: 'achieved 19 ops/s, 21% below the target of 24 ops/s: the answers (or the client processes sending the operations) '
+          + 'could not keep up with the schedule',
+      }],
+    ];
+    for (const [[first, second], expected] of cases) {
+      const results = [
+        { ...workerResult(['a', 'c', 'e'], { begin: 0, openLoop: openLoop(first, 0.5, 2) }), completed: 9, end: 1000 },
+        { ...workerResult(['b', 'd'], { begin: 0, openLoop: openLoop(second, 0, 1.5) }), completed: 10, end: 1000 },
+      ];
+      const { forkWorker } = protocol({ results, shift: () => 0 });
+      const clients = await startClients({ ...base, rate: first + second, forkWorker });
+      const outcome = await clients.run();
+      assert.equal(outcome.completed, 19);
+      // The span is measured on two clocks, so the rate may be a hair off 19 but rounds to it.
+      assert.deepEqual(outcome.openLoop, expected);
+      await clients.close();
+    }
+  });
+
+  test('run(): no span gives no rate, no answers no send lag', async () => {
+    const { forkWorker } = fakeFork((child, message) => {
+      if (message.type === 'start') child.say({ type: 'ready', origin: 0 });
+      if (message.type === 'go') {
+        child.say({
+          ...workerResult([], { openLoop: { targetRate: 5, achievedRate: 0, sendLagMs: { mean: 7, max: 0 }, note: null } }), begin: 3, end: 3,
+        });
+      }
+      if (message.type === 'stop') child.exit(0);
+    });
+    const clients = await startClients({ ...base, inputs: [], rate: 5, forkWorker });
+    const outcome = await clients.run();
+    assert.equal(outcome.wallMs, 0);
+    assert.deepEqual(outcome.openLoop, {
+      targetRate: 5,
+      achievedRate: 0,
+      sendLagMs: { mean: 0, max: 0 },
+      note: 'achieved 0 ops/s, 100% below the target of 5 ops/s: the answers (or the client processes sending the operations) '
+        + 'could not keep up with the schedule',
+    });
+    await clients.close();
+  });
+
+  test('run(): progress is every worker\'s count added up; other messages are not progress', async () => {
+    let release;
+    const held = new Promise((resolve) => { release = resolve; });
+    const { forkWorker, forked } = fakeFork(async (child, message) => {
+      if (message.type === 'start') child.say({ type: 'ready', origin: 0 });
+      if (message.type === 'go') {
+        await held;
+        child.say(workerResult(child.sent[0].inputs));
+      }
+      if (message.type === 'stop') child.exit(0);
+    });
+    const clients = await startClients({ ...base, forkWorker });
+    const seen = [];
+    const running = clients.run({ onProgress: (done) => seen.push(done) });
+    forked[0].say({ type: 'progress', done: 2 });
+    forked[1].say({ type: 'progress', done: 1 });
+    forked[0].say({ type: 'progress', done: 3 });
+    forked[1].say({ type: 'ready', done: 9 });
+    release();
+    await running;
+    assert.deepEqual(seen, [2, 3, 4]);
+    await clients.close();
+  });
+
+  test('run(): progress without onProgress is harmless', async () => {
+    let release;
+    const held = new Promise((resolve) => { release = resolve; });
+    const { forkWorker, forked } = fakeFork(async (child, message) => {
+      if (message.type === 'start') child.say({ type: 'ready', origin: 0 });
+      if (message.type === 'go') {
+        await held;
+        child.say(workerResult(child.sent[0].inputs));
+      }
+      if (message.type === 'stop') child.exit(0);
+    });
+    const clients = await startClients({ ...base, forkWorker });
+    const running = clients.run();
+    await tick();
+    forked[0].say({ type: 'progress', done: 2 });
+    release();
+    assert.deepEqual((await running).answers, ['A', 'B', 'C', 'D', 'E']);
+    await clients.close();
+  });
+
+  test('run(): an abort, before or during the run, is a stop to every worker; one after it is not', async () => {
+    const aborted = new AbortController();
+    aborted.abort();
+    let { forkWorker, forked } = protocol();
+    let clients = await startClients({ ...base, forkWorker });
+    await clients.run({ signal: aborted.signal });
+    assert.deepEqual(forked.map(typesSent), [['start', 'go', 'stop'], ['start', 'go', 'stop']]);
+    await clients.close();
+
+    const during = new AbortController();
+    ({ forkWorker, forked } = fakeFork((child, message) => {
+      if (message.type === 'start') child.say({ type: 'ready', origin: 0 });
+      if (message.type === 'go' && child.pid === 9000) during.abort();
+      if (message.type === 'stop') child.say({ ...workerResult(child.sent[0].inputs), aborted: true });
+    }));
+    clients = await startClients({ ...base, forkWorker });
+    const outcome = await clients.run({ signal: during.signal });
+    assert.equal(outcome.aborted, true);
+    assert.deepEqual(forked.map(typesSent), [['start', 'go', 'stop'], ['start', 'go', 'stop']]);
+    during.signal.dispatchEvent(new Event('abort'));
+    assert.deepEqual(forked.map(typesSent), [['start', 'go', 'stop'], ['start', 'go', 'stop']]);
+    for (const child of forked) child.exit(0);
+    await clients.close();
+
+    const later = new AbortController();
+    ({ forkWorker, forked } = protocol());
+    clients = await startClients({ ...base, forkWorker });
+    await clients.run({ signal: later.signal });
+    later.abort();
+    assert.deepEqual(forked.map(typesSent), [['start', 'go'], ['start', 'go']]);
+    await clients.close();
+  });
+
+  test('a worker\'s error message while connecting fails the start with its code, and every worker is killed and gone', async () => {
+    const { forkWorker, forked } = fakeFork((child, message) => {
+      if (message.type !== 'start') return;
+      if (child.pid === 9001) {
+        child.say({ type: 'error', code: 'E_CONNECT', message: 'cannot connect' });
+        child.exit(1);
+      }
+    });
+    await assert.rejects(startClients({ ...base, forkWorker }), (error) => {
+      assert.equal(error.name, 'BenchError');
+      assert.equal(error.code, 'E_CONNECT');
+      assert.equal(error.message, 'client process 2 of 2: cannot connect');
+      assert.deepEqual(forked.map((child) => child.closed), [true, true]);
+      return true;
+    });
+    assert.deepEqual(forked.map((child) => child.kills), [['SIGKILL'], ['SIGKILL']]);
+  });
+
+  test('an error message without a code is a BenchError without one', async () => {
+    const { forkWorker } = fakeFork((child, message) => {
+      if (message.type === 'start') child.say({ type: 'error', code: null, message: 'no such workload' });
+    });
+    await assert.rejects(startClients({ ...base, forkWorker }), (error) => {
+      assert.equal(error.name, 'BenchError');
+      assert.equal(error.code, undefined);
+      assert.equal(error.message, 'client process 1 of 2: no such workload');
+      return true;
+    });
+  });
+
+  test('a worker that fails to spawn, or dies, names itself, its pid, how it ended and the end of its stderr', async () => {
+    let { forkWorker, forked } = fakeFork();
+    let starting = startClients({ ...base, forkWorker });
+    forked[1].emit('error', new Error('spawn EAGAIN'));
+    await assert.rejects(starting, (error) => {
+      assert.equal(error.message, 'client process 2 of 2: spawn EAGAIN');
+      return true;
+    });
+
+    ({ forkWorker, forked } = fakeFork());
+    starting = startClients({ ...base, forkWorker });
+    forked[0].stderr.emit('data', 'first\nsecond\n');
+    forked[0].stderr.emit('data', 'third\nfourth\n  \n');
+    forked[0].exit(3);
+    await assert.rejects(starting, { message: 'client process 1 of 2 (pid 9000) exited with code 3 before its result: second | third | fourth' });
+
+    ({ forkWorker, forked } = fakeFork());
+    starting = startClients({ ...base, forkWorker });
+    forked[1].stderr.emit('data', ' \n ');
+    forked[1].kill('SIGSEGV');
+    await assert.rejects(starting, { message: 'client process 2 of 2 (pid 9001) was killed by SIGSEGV before its result' });
+
+    // Only the last 1000 characters of stderr are kept.
+    ({ forkWorker, forked } = fakeFork());
+    starting = startClients({ ...base, forkWorker });
+    forked[0].stderr.emit('data', `${'a'.repeat(600)}\n`);
+    forked[0].stderr.emit('data', `${'b'.repeat(600)}\n`);
+    forked[0].exit(1);
+    await assert.rejects(starting, { message: `client process 1 of 2 (pid 9000) exited with code 1 before its result: ${'a'.repeat(398)} | ${'b'.repeat(600)}` });
+  });
+
+  test('the first failure of a worker is the one reported, also to a run() after it', async () => {
+    const { forkWorker, forked } = protocol();
+    const clients = await startClients({ ...base, forkWorker });
+    forked[1].say({ type: 'error', code: 'E_TIMEOUT', message: 'stalled' });
+    forked[1].exit(1);
+    await tick();
+    await tick();
+    await assert.rejects(clients.run(), { code: 'E_TIMEOUT', message: 'client process 2 of 2: stalled' });
+    assert.deepEqual(forked.map((child) => child.kills), [['SIGKILL'], ['SIGKILL']]);
+    await clients.close();
+  });
+
+  test('a worker that dies during run() fails it, and every worker is killed', async () => {
+    const { forkWorker, forked } = fakeFork((child, message) => {
+      if (message.type === 'start') child.say({ type: 'ready', origin: 0 });
+      if (message.type === 'go' && child.pid === 9000) child.exit(null, 'SIGKILL');
+    });
+    const clients = await startClients({ ...base, forkWorker });
+    await assert.rejects(clients.run(), { message: 'client process 1 of 2 (pid 9000) was killed by SIGKILL before its result' });
+    assert.deepEqual(forked.map((child) => child.kills), [['SIGKILL'], ['SIGKILL']]);
+    await clients.close();
+  });
+
+  test('close() stops every worker still connected, and kills those not gone 5 s later', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    const { forkWorker, forked } = fakeFork((child, message) => {
+      if (message.type === 'start') child.say({ type: 'ready', origin: 0 });
+    });
+    const clients = await startClients({ ...base, clients: 3, forkWorker });
+    // The first has exited but its output is not all read; the second ignores the stop; the third is gone already.
+    forked[2].exit(0);
+    await tick();
+    const closing = clients.close();
+    forked[0].exitCode = 0;
+    await tick();
+    t.mock.timers.tick(4999);
+    assert.deepEqual(forked.map((child) => child.kills), [[], [], []]);
+    t.mock.timers.tick(1);
+    assert.deepEqual(forked.map((child) => child.kills), [[], ['SIGKILL'], []]);
+    forked[0].exit(0);
+    await closing;
+    assert.deepEqual(forked.map(typesSent), [['start', 'stop'], ['start', 'stop'], ['start']]);
+  });
+
+  test('close() leaves no timer behind once every worker is gone', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    const { forkWorker, forked } = fakeFork((child, message) => {
+      if (message.type === 'start') child.say({ type: 'ready', origin: 0 });
+      if (message.type === 'stop') child.exit(null, 'SIGTERM');
+    });
+    const clients = await startClients({ ...base, forkWorker });
+    await clients.close();
+    assert.deepEqual(forked.map((child) => child.closed), [true, true]);
+    t.mock.timers.tick(10_000);
+    assert.deepEqual(forked.map((child) => child.kills), [[], []]);
+  });
+
+  // The worker itself, forked as clients.js forks it: `next(type)` is its first message of that type (received
+  // already or to come), `ended` how it ended; it is killed after the test whatever happened.
+  function worker(t) {
+    const child = fork(WORKER, [], { serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (text) => { stderr += text; });
+    const messages = [];
+    const waiting = [];
+    child.on('message', (message) => {
+      messages.push(message);
+      for (const waiter of waiting.filter(({ type }) => type === message.type)) waiter.resolve(message);
+    });
+    // 'exit', not 'close': after this process's own disconnect() the channel never reports closed.
+    const ended = new Promise((resolve) => { child.once('exit', (code, signal) => resolve({ code, signal })); });
+    t.after(() => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL'); });
+    const within = (promise, ms, what) => {
+      let timer;
+      const late = new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`${what} not within ${ms} ms; stderr: ${stderr}`)), ms);
+      });
+      return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+    };
+    return {
+      child,
+      messages,
+      next: (type, ms = 20_000) => within(new Promise((resolve) => {
+        const found = messages.find((message) => message.type === type);
+        if (found) resolve(found);
+        else waiting.push({ type, resolve });
+      }), ms, `a ${type} message`),
+      ended: (ms = 10_000) => within(ended, ms, 'the end of the process'),
+    };
+  }
+  const NO_NAMESPACE = 'memory adapter: namespace "clients_worker_memory" does not exist; reset it first';
+  const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
+  const docs = Array.from({ length: 20 }, (_, i) => ({ _key: `w${i}`, n: i }));
+  const memoryStart = (rate, extra = {}) => ({
+    type: 'start',
+    adapterId: 'memory',
+    adapterOptions: options('clients_worker_memory'),
+    suiteId: 'crud',
+    workload: 'insert',
+    params: { ops: 200, concurrency: 1, durable: false },
+    inputs: Array.from({ length: 200 }, (_, i) => ({ _key: `m${i}` })),
+    concurrency: 1,
+    rate,
+    times: false,
+    stallTimeoutMs: 20_000,
+    ...extra,
+  });
+
+  test('the worker: connects, reports its clock, survives Ctrl-C, starts when told, answers in order, and exits', async (t) => {
+    const adapterOptions = options('clients_worker');
+    const own = await connectAdapter(sqlite, adapterOptions);
+    await own.resetNamespace();
+    await own.createTempCollection('crud');
+    for (const doc of docs) await own.insertDocument('crud', doc, { durable: false });
+    await own.close();
+    const w = worker(t);
+    const inputs = docs.map((doc) => doc._key);
+    w.child.send({
+      type: 'start', adapterId: 'sqlite', adapterOptions: { ...adapterOptions, concurrency: 2 }, suiteId: 'crud', workload: 'get',
+      params: { ops: 20, concurrency: 2, durable: false }, inputs, concurrency: 2, rate: null, times: true, stallTimeoutMs: 20_000,
+    });
+    const parentOrigin = monotonicOrigin();
+    const ready = await w.next('ready');
+    // The worker's clock starts after this process's, and before now.
+    assert.ok(ready.origin > parentOrigin && ready.origin < parentOrigin + performance.now(), `origin ${ready.origin - parentOrigin}`);
+    w.child.kill('SIGINT');
+    await sleep(100);
+    const startAt = monotonicOrigin() + performance.now() + 150;
+    w.child.send({ type: 'go', startAt });
+    const result = await w.next('result');
+    assert.deepEqual(await w.ended(), { code: 0, signal: null });
+    assert.deepEqual(w.messages.map((message) => message.type), ['ready', 'result']);
+    assert.deepEqual(result.answers, docs);
+    assert.deepEqual(result.errors, []);
+    assert.equal(result.completed, 20);
+    assert.equal(result.aborted, false);
+    assert.ok(result.begin + ready.origin >= startAt - 2, `began ${startAt - result.begin - ready.origin} ms before the start`);
+    assert.ok(result.end > result.begin);
+    assert.ok(result.starts instanceof Float64Array && result.starts.length === 20);
+    assert.ok(result.ends instanceof Float64Array && result.ends.length === 20);
+    for (let i = 0; i < 20; i += 1) assert.ok(result.starts[i] >= result.begin && result.ends[i] >= result.starts[i], `times of ${i}`);
+    assert.equal(result.latency.count, 20);
+    assert.ok(result.latency.sum > 0 && result.latency.max > 0 && typeof result.latency.histogram === 'string');
+    assert.equal(decodeHistogram(mergeLatencyParts([result.latency]).histogram).totalCount, 20);
+    assert.equal(typeof result.client.cpuPct, 'number');
+    assert.ok(result.client.wallMs > 0);
+    assert.equal(result.openLoop, null);
+  });
+
+  test('the worker: an open loop at its rate, reporting progress, and a stop ends it with what it did; errors in order', async (t) => {
+    const w = worker(t);
+    w.child.send(memoryStart(40));
+    await w.next('ready');
+    w.child.send({ type: 'go', startAt: monotonicOrigin() + performance.now() + 20 });
+    const progress = await w.next('progress', 5000);
+    w.child.send({ type: 'stop' });
+    const result = await w.next('result');
+    assert.deepEqual(await w.ended(), { code: 0, signal: null });
+    assert.equal(result.aborted, true);
+    assert.ok(result.completed >= progress.done && progress.done > 0 && result.completed < 200, `${progress.done}, ${result.completed}`);
+    // The memory store has no such namespace in this process: every insert fails, each error as it was thrown.
+    assert.deepEqual(result.errors, Array.from({ length: result.completed }, (_, index) => ({
+      index, code: null, message: NO_NAMESPACE,
+    })));
+    assert.equal(result.starts, null);
+    assert.equal(result.ends, null);
+    assert.equal(result.openLoop.targetRate, 40);
+    assert.equal(result.latency.count, 200);
+  });
+
+  test('the worker: a start it cannot run is an error message with its code, and exit code 1', async (t) => {
+    for (const [change, code, message] of [
+      [{ workload: 'nope' }, null, 'the crud suite has no workload "nope"'],
+      [{ adapterId: 'nosuch' }, ErrorCodes.UNKNOWN_DB, /^unknown database "nosuch"; valid databases: sqlite, /],
+    ]) {
+      const w = worker(t);
+      w.child.send(memoryStart(null, change));
+      const error = await w.next('error');
+      assert.deepEqual(await w.ended(), { code: 1, signal: null });
+      assert.equal(error.code, code);
+      if (typeof message === 'string') assert.equal(error.message, message);
+      else assert.match(error.message, message);
+    }
+  });
+
+  test('the worker: a closed loop without a rate, a step\'s params given to its call', async (t) => {
+    const w = worker(t);
+    w.child.send(memoryStart(null, { inputs: [{ _key: 'a' }, { _key: 'b' }], times: true }));
+    await w.next('ready');
+    w.child.send({ type: 'go', startAt: 0 });
+    const result = await w.next('result');
+    assert.deepEqual(await w.ended(), { code: 0, signal: null });
+    assert.deepEqual(result.errors.map(({ message }) => message), Array(2).fill(NO_NAMESPACE));
+    assert.equal(result.openLoop, null);
+    assert.equal(result.starts.length, 2);
+  });
+
+  test('the worker: the parent gone mid-run, it exits at once', async (t) => {
+    const w = worker(t);
+    w.child.send(memoryStart(4));
+    await w.next('ready');
+    w.child.send({ type: 'go', startAt: 0 });
+    await sleep(200);
+    w.child.disconnect();
+    assert.deepEqual(await w.ended(10_000), { code: 0, signal: null });
   });
 });
