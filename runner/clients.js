@@ -47,16 +47,17 @@ export function clientsWarning(clients, cores = availableParallelism()) {
 // (milliseconds on a busy machine) would shift every time of a worker by as much.
 const ORIGIN_READINGS = 5;
 
-export function monotonicOrigin() {
+// `now` and `monotonic`: the two clocks, in ms (the tests' own readings in their place).
+export function monotonicOrigin(now = () => performance.now(), monotonic = () => Number(process.hrtime.bigint()) / 1e6) {
   let origin = 0;
   let width = Infinity;
   for (let i = 0; i < ORIGIN_READINGS; i += 1) {
-    const before = performance.now();
-    const monotonic = Number(process.hrtime.bigint()) / 1e6;
-    const after = performance.now();
+    const before = now();
+    const reading = monotonic();
+    const after = now();
     if (after - before < width) {
       width = after - before;
-      origin = monotonic - (before + after) / 2;
+      origin = reading - (before + after) / 2;
     }
   }
   return origin;

@@ -372,6 +372,26 @@ describe('clients, exactly', () => {
     assert.ok(Math.abs(origin - now) < 20, `${origin} against ${now}`);
   });
 
+  test('monotonicOrigin(): of five readings, the first whose two reads of performance.now() lie closest together', () => {
+    // Each reading: performance.now() before, the monotonic clock, performance.now() after; the sixth is never read.
+    const readings = [[100, 5000, 103], [200, 5100, 201], [300, 5300, 302], [400, 5400, 401], [500, 5500, 504], [600, 6000, 600]];
+    const reads = { now: [], monotonic: [] };
+    const now = () => {
+      const [before, , after] = readings[Math.floor(reads.now.length / 2)];
+      const value = reads.now.length % 2 === 0 ? before : after;
+      reads.now.push(value);
+      return value;
+    };
+    const monotonic = () => {
+      const value = readings[reads.monotonic.length][1];
+      reads.monotonic.push(value);
+      return value;
+    };
+    assert.equal(monotonicOrigin(now, monotonic), 5100 - 200.5);
+    assert.equal(reads.now.length, 10);
+    assert.deepEqual(reads.monotonic, [5000, 5100, 5300, 5400, 5500]);
+  });
+
   test('partition: `after` counts only as an earlier input\'s whole index; null, strings and functions go round robin', () => {
     const fn = Object.assign(() => {}, { after: 0 });
     assert.deepEqual(partition(['x', null, 'y', fn, 'z'], 2), [[0, 2, 4], [1, 3]]);
@@ -753,154 +773,157 @@ describe('clients, exactly', () => {
     assert.deepEqual(forked.map((child) => child.kills), [[], []]);
   });
 
-  // The worker itself, forked as clients.js forks it: `next(type)` is its first message of that type (received
-  // already or to come), `ended` how it ended; it is killed after the test whatever happened.
-  function worker(t) {
-    const child = fork(WORKER, [], { serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
-    let stderr = '';
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (text) => { stderr += text; });
-    const messages = [];
-    const waiting = [];
-    child.on('message', (message) => {
-      messages.push(message);
-      for (const waiter of waiting.filter(({ type }) => type === message.type)) waiter.resolve(message);
-    });
-    // 'exit', not 'close': after this process's own disconnect() the channel never reports closed.
-    const ended = new Promise((resolve) => { child.once('exit', (code, signal) => resolve({ code, signal })); });
-    t.after(() => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL'); });
-    const within = (promise, ms, what) => {
-      let timer;
-      const late = new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`${what} not within ${ms} ms; stderr: ${stderr}`)), ms);
+  // The worker's tests fork a process each and mostly wait: side by side.
+  describe('the worker process', { concurrency: true }, () => {
+    // The worker itself, forked as clients.js forks it: `next(type)` is its first message of that type (received
+    // already or to come), `ended` how it ended; it is killed after the test whatever happened.
+    function worker(t) {
+      const child = fork(WORKER, [], { serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+      let stderr = '';
+      child.stderr.setEncoding('utf8');
+      child.stderr.on('data', (text) => { stderr += text; });
+      const messages = [];
+      const waiting = [];
+      child.on('message', (message) => {
+        messages.push(message);
+        for (const waiter of waiting.filter(({ type }) => type === message.type)) waiter.resolve(message);
       });
-      return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-    };
-    return {
-      child,
-      messages,
-      next: (type, ms = 20_000) => within(new Promise((resolve) => {
-        const found = messages.find((message) => message.type === type);
-        if (found) resolve(found);
-        else waiting.push({ type, resolve });
-      }), ms, `a ${type} message`),
-      ended: (ms = 10_000) => within(ended, ms, 'the end of the process'),
-    };
-  }
-  const NO_NAMESPACE = 'memory adapter: namespace "clients_worker_memory" does not exist; reset it first';
-  const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
-  const docs = Array.from({ length: 20 }, (_, i) => ({ _key: `w${i}`, n: i }));
-  const memoryStart = (rate, extra = {}) => ({
-    type: 'start',
-    adapterId: 'memory',
-    adapterOptions: options('clients_worker_memory'),
-    suiteId: 'crud',
-    workload: 'insert',
-    params: { ops: 200, concurrency: 1, durable: false },
-    inputs: Array.from({ length: 200 }, (_, i) => ({ _key: `m${i}` })),
-    concurrency: 1,
-    rate,
-    times: false,
-    stallTimeoutMs: 20_000,
-    ...extra,
-  });
-
-  test('the worker: connects, reports its clock, survives Ctrl-C, starts when told, answers in order, and exits', async (t) => {
-    const adapterOptions = options('clients_worker');
-    const own = await connectAdapter(sqlite, adapterOptions);
-    await own.resetNamespace();
-    await own.createTempCollection('crud');
-    for (const doc of docs) await own.insertDocument('crud', doc, { durable: false });
-    await own.close();
-    const w = worker(t);
-    const inputs = docs.map((doc) => doc._key);
-    w.child.send({
-      type: 'start', adapterId: 'sqlite', adapterOptions: { ...adapterOptions, concurrency: 2 }, suiteId: 'crud', workload: 'get',
-      params: { ops: 20, concurrency: 2, durable: false }, inputs, concurrency: 2, rate: null, times: true, stallTimeoutMs: 20_000,
-    });
-    const parentOrigin = monotonicOrigin();
-    const ready = await w.next('ready');
-    // The worker's clock starts after this process's, and before now.
-    assert.ok(ready.origin > parentOrigin && ready.origin < parentOrigin + performance.now(), `origin ${ready.origin - parentOrigin}`);
-    w.child.kill('SIGINT');
-    await sleep(100);
-    const startAt = monotonicOrigin() + performance.now() + 150;
-    w.child.send({ type: 'go', startAt });
-    const result = await w.next('result');
-    assert.deepEqual(await w.ended(), { code: 0, signal: null });
-    assert.deepEqual(w.messages.map((message) => message.type), ['ready', 'result']);
-    assert.deepEqual(result.answers, docs);
-    assert.deepEqual(result.errors, []);
-    assert.equal(result.completed, 20);
-    assert.equal(result.aborted, false);
-    assert.ok(result.begin + ready.origin >= startAt - 2, `began ${startAt - result.begin - ready.origin} ms before the start`);
-    assert.ok(result.end > result.begin);
-    assert.ok(result.starts instanceof Float64Array && result.starts.length === 20);
-    assert.ok(result.ends instanceof Float64Array && result.ends.length === 20);
-    for (let i = 0; i < 20; i += 1) assert.ok(result.starts[i] >= result.begin && result.ends[i] >= result.starts[i], `times of ${i}`);
-    assert.equal(result.latency.count, 20);
-    assert.ok(result.latency.sum > 0 && result.latency.max > 0 && typeof result.latency.histogram === 'string');
-    assert.equal(decodeHistogram(mergeLatencyParts([result.latency]).histogram).totalCount, 20);
-    assert.equal(typeof result.client.cpuPct, 'number');
-    assert.ok(result.client.wallMs > 0);
-    assert.equal(result.openLoop, null);
-  });
-
-  test('the worker: an open loop at its rate, reporting progress, and a stop ends it with what it did; errors in order', async (t) => {
-    const w = worker(t);
-    w.child.send(memoryStart(40));
-    await w.next('ready');
-    w.child.send({ type: 'go', startAt: monotonicOrigin() + performance.now() + 20 });
-    const progress = await w.next('progress', 5000);
-    w.child.send({ type: 'stop' });
-    const result = await w.next('result');
-    assert.deepEqual(await w.ended(), { code: 0, signal: null });
-    assert.equal(result.aborted, true);
-    assert.ok(result.completed >= progress.done && progress.done > 0 && result.completed < 200, `${progress.done}, ${result.completed}`);
-    // The memory store has no such namespace in this process: every insert fails, each error as it was thrown.
-    assert.deepEqual(result.errors, Array.from({ length: result.completed }, (_, index) => ({
-      index, code: null, message: NO_NAMESPACE,
-    })));
-    assert.equal(result.starts, null);
-    assert.equal(result.ends, null);
-    assert.equal(result.openLoop.targetRate, 40);
-    assert.equal(result.latency.count, 200);
-  });
-
-  test('the worker: a start it cannot run is an error message with its code, and exit code 1', async (t) => {
-    for (const [change, code, message] of [
-      [{ workload: 'nope' }, null, 'the crud suite has no workload "nope"'],
-      [{ adapterId: 'nosuch' }, ErrorCodes.UNKNOWN_DB, /^unknown database "nosuch"; valid databases: sqlite, /],
-    ]) {
-      const w = worker(t);
-      w.child.send(memoryStart(null, change));
-      const error = await w.next('error');
-      assert.deepEqual(await w.ended(), { code: 1, signal: null });
-      assert.equal(error.code, code);
-      if (typeof message === 'string') assert.equal(error.message, message);
-      else assert.match(error.message, message);
+      // 'exit', not 'close': after this process's own disconnect() the channel never reports closed.
+      const ended = new Promise((resolve) => { child.once('exit', (code, signal) => resolve({ code, signal })); });
+      t.after(() => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL'); });
+      const within = (promise, ms, what) => {
+        let timer;
+        const late = new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`${what} not within ${ms} ms; stderr: ${stderr}`)), ms);
+        });
+        return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+      };
+      return {
+        child,
+        messages,
+        next: (type, ms = 10_000) => within(new Promise((resolve) => {
+          const found = messages.find((message) => message.type === type);
+          if (found) resolve(found);
+          else waiting.push({ type, resolve });
+        }), ms, `a ${type} message`),
+        ended: (ms = 5000) => within(ended, ms, 'the end of the process'),
+      };
     }
-  });
+    const NO_NAMESPACE = 'memory adapter: namespace "clients_worker_memory" does not exist; reset it first';
+    const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
+    const docs = Array.from({ length: 20 }, (_, i) => ({ _key: `w${i}`, n: i }));
+    const memoryStart = (rate, extra = {}) => ({
+      type: 'start',
+      adapterId: 'memory',
+      adapterOptions: options('clients_worker_memory'),
+      suiteId: 'crud',
+      workload: 'insert',
+      params: { ops: 200, concurrency: 1, durable: false },
+      inputs: Array.from({ length: 200 }, (_, i) => ({ _key: `m${i}` })),
+      concurrency: 1,
+      rate,
+      times: false,
+      stallTimeoutMs: 20_000,
+      ...extra,
+    });
 
-  test('the worker: a closed loop without a rate, a step\'s params given to its call', async (t) => {
-    const w = worker(t);
-    w.child.send(memoryStart(null, { inputs: [{ _key: 'a' }, { _key: 'b' }], times: true }));
-    await w.next('ready');
-    w.child.send({ type: 'go', startAt: 0 });
-    const result = await w.next('result');
-    assert.deepEqual(await w.ended(), { code: 0, signal: null });
-    assert.deepEqual(result.errors.map(({ message }) => message), Array(2).fill(NO_NAMESPACE));
-    assert.equal(result.openLoop, null);
-    assert.equal(result.starts.length, 2);
-  });
+    test('the worker: connects, reports its clock, survives Ctrl-C, starts when told, answers in order, and exits', async (t) => {
+      const adapterOptions = options('clients_worker');
+      const own = await connectAdapter(sqlite, adapterOptions);
+      await own.resetNamespace();
+      await own.createTempCollection('crud');
+      for (const doc of docs) await own.insertDocument('crud', doc, { durable: false });
+      await own.close();
+      const w = worker(t);
+      const inputs = docs.map((doc) => doc._key);
+      w.child.send({
+        type: 'start', adapterId: 'sqlite', adapterOptions: { ...adapterOptions, concurrency: 2 }, suiteId: 'crud', workload: 'get',
+        params: { ops: 20, concurrency: 2, durable: false }, inputs, concurrency: 2, rate: null, times: true, stallTimeoutMs: 20_000,
+      });
+      const parentOrigin = monotonicOrigin();
+      const ready = await w.next('ready');
+      // The worker's clock starts after this process's, and before now.
+      assert.ok(ready.origin > parentOrigin && ready.origin < parentOrigin + performance.now(), `origin ${ready.origin - parentOrigin}`);
+      w.child.kill('SIGINT');
+      await sleep(100);
+      const startAt = monotonicOrigin() + performance.now() + 150;
+      w.child.send({ type: 'go', startAt });
+      const result = await w.next('result');
+      assert.deepEqual(await w.ended(), { code: 0, signal: null });
+      assert.deepEqual(w.messages.map((message) => message.type), ['ready', 'result']);
+      assert.deepEqual(result.answers, docs);
+      assert.deepEqual(result.errors, []);
+      assert.equal(result.completed, 20);
+      assert.equal(result.aborted, false);
+      assert.ok(result.begin + ready.origin >= startAt - 2, `began ${startAt - result.begin - ready.origin} ms before the start`);
+      assert.ok(result.end > result.begin);
+      assert.ok(result.starts instanceof Float64Array && result.starts.length === 20);
+      assert.ok(result.ends instanceof Float64Array && result.ends.length === 20);
+      for (let i = 0; i < 20; i += 1) assert.ok(result.starts[i] >= result.begin && result.ends[i] >= result.starts[i], `times of ${i}`);
+      assert.equal(result.latency.count, 20);
+      assert.ok(result.latency.sum > 0 && result.latency.max > 0 && typeof result.latency.histogram === 'string');
+      assert.equal(decodeHistogram(mergeLatencyParts([result.latency]).histogram).totalCount, 20);
+      assert.equal(typeof result.client.cpuPct, 'number');
+      assert.ok(result.client.wallMs > 0);
+      assert.equal(result.openLoop, null);
+    });
 
-  test('the worker: the parent gone mid-run, it exits at once', async (t) => {
-    const w = worker(t);
-    w.child.send(memoryStart(4));
-    await w.next('ready');
-    w.child.send({ type: 'go', startAt: 0 });
-    await sleep(200);
-    w.child.disconnect();
-    assert.deepEqual(await w.ended(10_000), { code: 0, signal: null });
+    test('the worker: an open loop at its rate, reporting progress, and a stop ends it with what it did; errors in order', async (t) => {
+      const w = worker(t);
+      w.child.send(memoryStart(40));
+      await w.next('ready');
+      w.child.send({ type: 'go', startAt: monotonicOrigin() + performance.now() + 20 });
+      const progress = await w.next('progress', 5000);
+      w.child.send({ type: 'stop' });
+      const result = await w.next('result');
+      assert.deepEqual(await w.ended(), { code: 0, signal: null });
+      assert.equal(result.aborted, true);
+      assert.ok(result.completed >= progress.done && progress.done > 0 && result.completed < 200, `${progress.done}, ${result.completed}`);
+      // The memory store has no such namespace in this process: every insert fails, each error as it was thrown.
+      assert.deepEqual(result.errors, Array.from({ length: result.completed }, (_, index) => ({
+        index, code: null, message: NO_NAMESPACE,
+      })));
+      assert.equal(result.starts, null);
+      assert.equal(result.ends, null);
+      assert.equal(result.openLoop.targetRate, 40);
+      assert.equal(result.latency.count, 200);
+    });
+
+    test('the worker: a start it cannot run is an error message with its code, and exit code 1', async (t) => {
+      await Promise.all([
+        [{ workload: 'nope' }, null, 'the crud suite has no workload "nope"'],
+        [{ adapterId: 'nosuch' }, ErrorCodes.UNKNOWN_DB, /^unknown database "nosuch"; valid databases: sqlite, /],
+      ].map(async ([change, code, message]) => {
+        const w = worker(t);
+        w.child.send(memoryStart(null, change));
+        const error = await w.next('error');
+        assert.deepEqual(await w.ended(), { code: 1, signal: null });
+        assert.equal(error.code, code);
+        if (typeof message === 'string') assert.equal(error.message, message);
+        else assert.match(error.message, message);
+      }));
+    });
+
+    test('the worker: a closed loop without a rate, a step\'s params given to its call', async (t) => {
+      const w = worker(t);
+      w.child.send(memoryStart(null, { inputs: [{ _key: 'a' }, { _key: 'b' }], times: true }));
+      await w.next('ready');
+      w.child.send({ type: 'go', startAt: 0 });
+      const result = await w.next('result');
+      assert.deepEqual(await w.ended(), { code: 0, signal: null });
+      assert.deepEqual(result.errors.map(({ message }) => message), Array(2).fill(NO_NAMESPACE));
+      assert.equal(result.openLoop, null);
+      assert.equal(result.starts.length, 2);
+    });
+
+    test('the worker: the parent gone mid-run, it exits at once', async (t) => {
+      const w = worker(t);
+      w.child.send(memoryStart(4));
+      await w.next('ready');
+      w.child.send({ type: 'go', startAt: 0 });
+      await sleep(200);
+      w.child.disconnect();
+      assert.deepEqual(await w.ended(), { code: 0, signal: null });
+    });
   });
 });
