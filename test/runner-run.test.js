@@ -324,3 +324,84 @@ test('a suite\'s fresh load is measured: its figures, the size on disk and what 
   assert.deepEqual([result.import.reused, result.import.ms, result.import.diskBytes, 'sha256' in result.import], [false, 12, null, false]);
   assert.equal(typeof result.import.resources.server.rssPeakBytes, 'number');
 });
+
+// A suite of one round whose one step is `workload`, with `extra` on the step (its warm-ups).
+function oneStepSuite(stepWorkload, extra = {}) {
+  return {
+    id: 'one-step', describeData: (data) => ({ id: data.id }), context: (data) => data,
+    rounds: () => [{ run: 1, label: 'round 1', concurrency: 1, steps: [{ key: 'step', params: null, workload: stepWorkload, ...extra }] }],
+  };
+}
+
+test('warm-ups run the step\'s operations unmeasured first; an error in one fails the step, an abort in one records nothing', async () => {
+  const { description } = fakeDb();
+  let calls = 0;
+  const counted = workload('double', async (adapter, n) => { calls += 1; return 2 * n; });
+  const warmed = await runSuite(oneStepSuite(counted, { warmups: 2 }), description);
+  assert.equal(calls, 12, 'two warm-ups and the measured execution, four operations each');
+  assert.deepEqual([warmed.workloads.step.status, warmed.workloads.step.runs.length, warmed.workloads.step.ops], ['passed', 1, 4]);
+
+  let failures = 0;
+  const failsOnce = workload('double', async (adapter, n) => {
+    if (n === 3 && failures === 0) {
+      failures += 1;
+      throw new Error('cold');
+    }
+    return 2 * n;
+  });
+  const failed = await runSuite(oneStepSuite(failsOnce, { warmups: 1 }), description);
+  assert.deepEqual(failed.workloads.step.runs.map((r) => [r.valid, r.reason]), [[false, 'warm-up: cold']]);
+
+  const controller = new AbortController();
+  const bars = [];
+  const aborts = workload('double', async (adapter, n) => {
+    controller.abort();
+    return 2 * n;
+  });
+  const aborted = await runBenchmark({
+    suite: oneStepSuite(aborts, { warmups: 1 }), description, adapterOptions: { connectTimeoutMs: 1000 }, dataset, workloads: [],
+    config: { concurrency: 1, runs: 1, stallTimeoutMs: 10_000 }, command: 'test', signal: controller.signal,
+    progress: { bar: (label) => { bars.push(label); return { update() {}, stop() {} }; }, log() {} },
+  });
+  assert.deepEqual([aborted.workloads.step.runs, aborted.interrupted], [[], true]);
+  assert.deepEqual(bars, [], 'the measured execution is not begun');
+});
+
+test('a valid run records the workload\'s tally and figures; every run reads its figures before the teardown', async () => {
+  const { description } = fakeDb();
+  const order = [];
+  const extras = {
+    tally: (inputs, answers) => ({ rows: answers.filter((answer) => answer > 4).length }),
+    figures: async () => { order.push('figures'); return { diskBytes: 42 }; },
+    teardown: async () => { order.push('teardown'); },
+  };
+  const passed = await runSuite(oneStepSuite(workload('double', async (adapter, n) => 2 * n, extras)), description);
+  assert.deepEqual(order, ['figures', 'teardown']);
+  const [valid] = passed.workloads.step.runs;
+  assert.deepEqual([valid.valid, valid.rows, valid.diskBytes], [true, 2, 42]);
+  const wrongOnes = await runSuite(oneStepSuite(workload('wrong', async () => 0, extras)), description);
+  assert.deepEqual(wrongOnes.workloads.step.runs.map((r) => r.valid), [false]);
+  assert.deepEqual(order, ['figures', 'teardown', 'figures', 'teardown']);
+});
+
+test('a load: an embedded database\'s I/O is the harness\'s own, a server\'s is not; a workload unsupported says why', async () => {
+  const loaded = async () => ({ reused: false, ms: 1, sha256: {} });
+  const measured = async (description, workloads = []) => runBenchmark({
+    suite: { ...madeUpSuite({ load: loaded }).suite, rounds: () => [] }, description, adapterOptions: { connectTimeoutMs: 1000 }, dataset, workloads,
+    config: { concurrency: 1, runs: 1, stallTimeoutMs: 10_000 }, command: 'test',
+  });
+  const { description } = fakeDb();
+  const embedded = await measured(description);
+  assert.equal(typeof embedded.import.resources.client.io, 'object');
+  const server = await measured({ ...description, kind: 'server' });
+  assert.deepEqual(Object.keys(server.import.resources), ['server']);
+
+  const { suite } = madeUpSuite({});
+  const step = { key: 'elsewhere', params: null, workload: unsupported };
+  const result = await runBenchmark({
+    suite: { ...suite, rounds: () => [{ run: 1, label: 'round 1', concurrency: 1, steps: [step] }] },
+    description: { ...description, unsupported: { elsewhere: 'no such operation here' } }, adapterOptions: { connectTimeoutMs: 1000 },
+    dataset, workloads: [], config: { concurrency: 1, runs: 1, stallTimeoutMs: 10_000 }, command: 'test',
+  });
+  assert.deepEqual([result.workloads.elsewhere.status, result.workloads.elsewhere.reason], ['unsupported', 'no such operation here']);
+});

@@ -474,6 +474,46 @@ describe('the shards\' meeting, in one process over the in-process store', () =>
     }
   });
 
+  // The shards of one run, shard 0 over an adapter that knows it is shard 0's; `setupFails(params)` gives the error
+  // shard 0's step setup throws, if any.
+  const leaderKnown = { ...memory, create: (adapterOptions) => Object.assign(memory.create(adapterOptions), { leader: adapterOptions.leader === true }) };
+  const failingIn = (setupFails) => ({
+    ...byName['50-50'],
+    setup: async (adapter, params) => {
+      const error = adapter.leader ? setupFails(params) : null;
+      if (error) throw error;
+      return byName['50-50'].setup?.(adapter, params);
+    },
+  });
+  const runPair = async (runId, setupFails, lines) => Promise.allSettled([0, 1].map(async (index) => runBenchmark({
+    suite: mixed, description: leaderKnown, adapterOptions: { ...options, leader: index === 0 }, dataset: await mixed.prepare(config),
+    workloads: [failingIn(setupFails)], config, command: 'test', shard: { index, count: 2, runId, waitMs: 3000, startAtMs: null },
+    progress: { bar: () => ({ update() {}, stop() {} }), log: (line) => lines.push(`${index}: ${line}`) },
+  })));
+
+  test('a step that fails on shard 0 before its start is still announced: the others run it', async () => {
+    const lines = [];
+    const [leader, other] = await runPair('fails-early', (params) => (params.concurrency === 2 ? new Error('setup broke') : null), lines);
+    assert.equal(leader.status, 'fulfilled', leader.reason?.stack);
+    assert.equal(other.status, 'fulfilled', other.reason?.stack);
+    const [first, second] = Object.keys(leader.value.workloads);
+    assert.deepEqual(leader.value.workloads[first].runs.map((run) => run.reason), ['setup broke']);
+    assert.deepEqual([first, second].map((key) => other.value.workloads[key].status), ['passed', 'passed']);
+    assert.equal(leader.value.workloads[second].status, 'passed');
+    assert.deepEqual(lines.filter((line) => line.includes('waiting')), [
+      '1: shard 1 of 2: waiting for shard 0 to announce step 1 of run fails-early',
+      '1: shard 1 of 2: waiting for shard 0 to announce step 2 of run fails-early',
+    ]);
+  });
+
+  test('a shard 0 that stops on an error tells the others why', async () => {
+    const stall = Object.assign(new Error('no operation completed for 1 s'), { code: 'E_TIMEOUT' });
+    const [leader, other] = await runPair('stalls', (params) => (params.concurrency === 2 ? stall : null), []);
+    assert.equal(leader.reason, stall);
+    assert.equal(other.status, 'rejected');
+    assert.equal(other.reason.message, 'shard 1 of 2: shard 0 stopped: no operation completed for 1 s');
+  });
+
   test('a shard 0 that never comes is waited for no longer than --shard-wait', async () => {
     const began = Date.now();
     await assert.rejects(runShard({ index: 1, count: 2, runId: 'alone', waitMs: 500 }), {
