@@ -71,12 +71,13 @@ const SCOPES = {
     // The exact tests first (a second); the whole file, with its real schedules and stalls (twenty seconds), after them.
     tests: ["--test-name-pattern='^open loop, exactly' test/open-loop.test.js", 'test/open-loop.test.js'],
   },
-  // runner/run.js, with the tests that run it: the checks and the crud suite's rounds on the memory store first, the
-  // runs, the connections refused, the shards' meeting in one process and the runs from two client processes after.
+  // The rest of the runner (run.js, execute.js, restart.js), with the tests that run it: the checks and the crud
+  // suite's rounds on the memory store first, then the runs, the closed loop's times, the timed loop and the
+  // connections refused, the shards' meeting in one process and the runs from two client processes.
   'runner-run': {
-    mutate: ['runner/run.js'],
-    tests: ['test/validation.test.js', 'test/suites/crud.test.js', 'test/runner-run.test.js', "--test-name-pattern='^a connection' test/runner.test.js",
-      "--test-name-pattern='^the shards. meeting' test/shards.test.js", "--test-name-pattern='^runs from two client processes' test/clients.test.js"],
+    mutate: ['runner/run.js', 'runner/execute.js', 'runner/restart.js'],
+    tests: ['test/validation.test.js', 'test/suites/crud.test.js', 'test/runner-run.test.js', "--test-name-pattern='^closed loop with times' test/open-loop.test.js",
+      'test/runner.test.js', "--test-name-pattern='^the shards. meeting' test/shards.test.js", "--test-name-pattern='^runs from two client processes' test/clients.test.js"],
   },
   // The exact tests first (a second or two); the meetings and the runs of whole shards after them.
   'runner-shards': {
