@@ -87,7 +87,8 @@ describe('shards, exactly', () => {
   });
 
   test('inputs without a string key go by position; only objects are copied, and only their own index and after moved', () => {
-    const fn = Object.assign(() => {}, { key: 'b' });
+    // Not an object, so its key is not one: by its position it is shard 1's, by the key it would be shard 0's.
+    const fn = Object.assign(() => {}, { key: 'a' });
     // Positions 0, 2, 4 and 6 are shard 0's, 1, 3, 5 and 7 shard 1's; key "a" is shard 0's, "b" shard 1's.
     const inputs = [null, 7, 'text', { n: 1 }, { key: 5 }, fn, { key: 'b', index: 6 }, { key: 'a' }, { key: 'b', after: 6 }];
     const [zero, one] = [0, 1].map((index) => shareOf(inputs, { index, count: 2 }));
