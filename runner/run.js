@@ -84,13 +84,17 @@ async function runWorkload({
     if (warm.errors.length > 0) throw new Error(`warm-up: ${warm.errors[0].error.message}`);
   }
   const clients = config.clients > 1 ? await clientsOf(step, inputs) : null;
-  const startAt = sharded ? await sharded.startAt() : null;
-  const bar = progress?.bar(step.label ?? `${round.label} ${step.key}`, inputs.length);
-  const onProgress = bar ? (done) => bar.update(done) : undefined;
+  // Once started, the client processes are closed however the step ends: a shards' meeting that fails included.
+  let startAt = null;
+  let bar;
+  let meter = null;
   let outcome;
   let began = null;
-  const meter = await measureRun(server);
   try {
+    startAt = sharded ? await sharded.startAt() : null;
+    bar = progress?.bar(step.label ?? `${round.label} ${step.key}`, inputs.length);
+    const onProgress = bar ? (done) => bar.update(done) : undefined;
+    meter = await measureRun(server);
     if (startAt !== null) await sleepUntil(startAt);
     began = wallNow();
     const executor = params?.rate ? executeOpenLoop : execute;
@@ -106,7 +110,7 @@ async function runWorkload({
       onProgress,
     });
   } finally {
-    usage.resources = await meter.stop(outcome?.clients);
+    if (meter) usage.resources = await meter.stop(outcome?.clients);
     bar?.stop();
     await clients?.close();
   }

@@ -113,6 +113,20 @@ describe('--clients refusals', () => {
 });
 
 describe('runs from two client processes on SQLite', () => {
+  test('a shard whose meeting fails after its client processes started closes them', { timeout: 30_000 }, async () => {
+    const mixed = getSuite('mixed');
+    const config = {
+      records: 100, ops: [400], concurrency: [2], runs: 1, durable: false, shape: 'varied', seed: 5, distribution: 'uniform', stallTimeoutMs: 20_000, clients: 2,
+    };
+    // Shard 1 of 2 with no shard 0: its client processes start, then the wait for shard 0's announcement fails.
+    await assert.rejects(runBenchmark({
+      suite: mixed, description: sqlite, adapterOptions: options('clients_shard'), dataset: await mixed.prepare(config),
+      workloads: mixed.workloads.filter((workload) => workload.name === '50-50'), config, command: 'test',
+      shard: { index: 1, count: 2, runId: 'no-shard-0', waitMs: 500, startAtMs: null },
+    }), { code: ErrorCodes.TIMEOUT, message: /shard 0 did not announce step 1/ });
+    assert.deepEqual(children(), [], 'no client process left');
+  });
+
   test('crud: every phase at two levels passes with answers aligned, histograms merged exactly', async () => {
     const crud = getSuite('crud');
     const config = { ops: [600], concurrency: [1, 4], runs: 1, durable: false, stallTimeoutMs: 20_000, clients: 2 };
