@@ -405,3 +405,56 @@ test('a load: an embedded database\'s I/O is the harness\'s own, a server\'s is 
   });
   assert.deepEqual([result.workloads.elsewhere.status, result.workloads.elsewhere.reason], ['unsupported', 'no such operation here']);
 });
+
+test('--clients 1 runs in this process; a run without --shard has no span', async () => {
+  const { description } = fakeDb();
+  // A client process could not run the made-up database: only this process can.
+  const result = await run(description, [double], { runs: 1, config: { clients: 1 } }).promise;
+  assert.equal(result.workloads.double.status, 'passed');
+  assert.equal('span' in result.workloads.double.runs[0], false);
+});
+
+test('wrong answers keep three examples per run', async () => {
+  const { description } = fakeDb();
+  const allWrong = workload('wrong', async () => 0, { inputs: () => [1, 2, 3, 4, 5] });
+  const result = await run(description, [allWrong], { runs: 2 }).promise;
+  assert.deepEqual(result.workloads.wrong.runs.map((r) => r.failed), [5, 5]);
+  assert.deepEqual(result.workloads.wrong.failures.map((f) => [f.run, f.input]), [[1, '1'], [1, '2'], [1, '3'], [2, '1'], [2, '2']]);
+});
+
+test('a chained round\'s unmeasured steps carry the round\'s run; a stall in a round that says so ends that round alone', async () => {
+  const { description } = fakeDb();
+  const { suite } = madeUpSuite({ failIn: 'double' });
+  const chained = await runSuite(suite, description);
+  assert.deepEqual(chained.workloads['wrong@2'].runs.map((r) => [r.run, r.valid]), [[2, false]]);
+
+  const stalls = workload('double', () => new Promise(() => {}), { inputs: () => [1] });
+  const round = (run) => ({
+    run, label: `round ${run}`, concurrency: 1, stallFailsRound: true,
+    steps: [{ key: `stall@${run}`, params: null, workload: stalls }, { key: `double@${run}`, params: null, workload: double }],
+  });
+  const result = await runBenchmark({
+    suite: { ...suite, rounds: () => [round(1), round(2)] }, description, adapterOptions: { connectTimeoutMs: 1000 }, dataset, workloads: [],
+    config: { concurrency: 1, runs: 1, stallTimeoutMs: 1100 }, command: 'test',
+  });
+  assert.equal(result.complete, true);
+  for (const run of [1, 2]) {
+    assert.match(result.workloads[`stall@${run}`].runs[0].reason, /^no operation completed for 1 s/);
+    assert.deepEqual(result.workloads[`double@${run}`].runs.map((r) => r.reason), [`not run: stall@${run} failed before it in this round`]);
+  }
+});
+
+test('runBenchmark refuses a shard of a suite that cannot be sharded; the reference is made for the supported workloads only', async () => {
+  const { description } = fakeDb();
+  await assert.rejects(runBenchmark({
+    suite: madeUpSuite({}).suite, description, adapterOptions: { connectTimeoutMs: 1000 }, dataset, workloads: [],
+    config: { concurrency: 1, runs: 1, stallTimeoutMs: 10_000 }, command: 'test', shard: { index: 0, count: 2, runId: 'x', waitMs: 1000, startAtMs: null },
+  }), { code: ErrorCodes.USAGE, message: /^--shard runs the mixed suite; the made-up suite's checks/ });
+  const given = [];
+  const { suite } = madeUpSuite({});
+  await runBenchmark({
+    suite: { ...suite, context: (data, workloads) => { given.push(workloads.map((w) => w.name)); return data; } }, description,
+    adapterOptions: { connectTimeoutMs: 1000 }, dataset, workloads: [double, unsupported], config: { concurrency: 1, runs: 1, stallTimeoutMs: 10_000 }, command: 'test',
+  });
+  assert.deepEqual(given, [['double']]);
+});

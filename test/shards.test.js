@@ -447,7 +447,12 @@ describe('the shards\' meeting, in one process over the in-process store', () =>
       assert.ok(results.every((result) => result.workloads[key].status === 'passed'), JSON.stringify(results.map((result) => result.workloads[key].failures)));
       assert.equal(results.reduce((total, result) => total + result.workloads[key].ops, 0), 3000);
       assert.equal(new Set(runs.map((run) => run.span.startAt)).size, 1, 'one start for every shard');
-      for (const run of runs) assert.ok(run.span.startMs >= Date.parse(run.span.startAt));
+      for (const run of runs) {
+        assert.ok(run.span.startMs >= Date.parse(run.span.startAt));
+        // The span is the run's time, from the shard's start; how late it started is counted from the announced instant.
+        assert.ok(Math.abs(run.span.endMs - run.span.startMs - run.ms) < 0.01, JSON.stringify(run.span));
+        assert.ok(run.span.lateMs >= 0 && run.span.lateMs < 1000 && Math.abs(run.span.startMs - run.span.lateMs - Date.parse(run.span.startAt)) < 1, JSON.stringify(run.span));
+      }
     }
     assert.ok(Date.parse(results[0].workloads[keys[0]].runs[0].span.startAt) >= startAtMs);
     assert.ok(Date.parse(results[0].workloads[keys[1]].runs[0].span.startAt) > results.reduce(
@@ -496,6 +501,41 @@ describe('the shards\' meeting, in one process over the in-process store', () =>
     workloads: [failingIn(setupFails)], config, command: 'test', shard: { index, count: 2, runId, waitMs: 3000, startAtMs: null },
     progress: { bar: () => ({ update() {}, stop() {} }), log: (line) => lines.push(`${index}: ${line}`) },
   })));
+
+  test('shard 0 announces each step once and closes the meeting; every connection is closed', async () => {
+    const steps = [];
+    let opened = 0;
+    let closed = 0;
+    const counted = {
+      ...memory,
+      create: (adapterOptions) => {
+        const adapter = memory.create(adapterOptions);
+        const { writeMarker, close } = adapter;
+        opened += 1;
+        return Object.assign(adapter, {
+          writeMarker: async (marker) => {
+            if (adapterOptions.leader && marker.shards) steps.push(marker.shards.step);
+            return writeMarker.call(adapter, marker);
+          },
+          close: async () => { closed += 1; return close.call(adapter); },
+        });
+      },
+    };
+    const results = await Promise.all([0, 1].map(async (index) => runBenchmark({
+      suite: mixed, description: counted, adapterOptions: { ...options, leader: index === 0 }, dataset: await mixed.prepare(config),
+      workloads: [byName['50-50']], config, command: 'test', shard: { index, count: 2, runId: 'once', waitMs: 3000, startAtMs: null },
+    })));
+    assert.ok(results.every((result) => result.complete), 'both shards complete');
+    assert.deepEqual(steps, [-1, 0, 1]);
+    assert.equal(closed, opened);
+    const adapter = await connectAdapter(memory, { ...options, concurrency: 1 });
+    try {
+      assert.equal((await adapter.inspectNamespace()).marker.shards.failed, undefined, 'closed, not abandoned');
+      await assert.rejects(adapter.readCollection('shard_done'));
+    } finally {
+      await adapter.close();
+    }
+  });
 
   test('a step that fails on shard 0 before its start is still announced: the others run it', async () => {
     const lines = [];
