@@ -19,6 +19,8 @@ import {
   checkClients, clientsWarning, monotonicOrigin, partition, splitConcurrency, startClients,
 } from '../runner/clients.js';
 import { connectAdapter, runBenchmark } from '../runner/run.js';
+import { prepareDataset } from '../datasets/dataset.js';
+import { WORKLOADS as SOCIAL } from '../workloads/social/workloads.js';
 import { getSuite } from '../workloads/index.js';
 import { spawnBench } from './helpers/cli.js';
 
@@ -113,6 +115,62 @@ describe('--clients refusals', () => {
 });
 
 describe('runs from two client processes on SQLite', () => {
+  test('social: workloads without params run from two client processes and pass', async () => {
+    const dataset = await prepareDataset({ scale: 'tiny', cacheDir: work });
+    const workloads = SOCIAL.filter(({ name }) => ['singleRead', 'neighbors'].includes(name));
+    const result = await runBenchmark({
+      description: sqlite, adapterOptions: options('clients_social'), dataset, workloads,
+      config: { concurrency: 2, runs: 1, stallTimeoutMs: 20_000, clients: 2 }, command: 'test',
+    });
+    for (const name of ['singleRead', 'neighbors']) {
+      assert.equal(result.workloads[name].status, 'passed', `${name}: ${JSON.stringify(result.workloads[name].failures)}`);
+      assert.equal(result.workloads[name].runs[0].resources.client.processes.length, 3, name);
+    }
+  });
+
+  test('two shards, each with two client processes: the span starts when the processes start', { timeout: 60_000 }, async () => {
+    const mixed = getSuite('mixed');
+    const config = {
+      records: 100, ops: [600], concurrency: [2], runs: 1, durable: false, shape: 'varied', seed: 5, distribution: 'uniform', stallTimeoutMs: 20_000, clients: 2,
+    };
+    const results = await Promise.all([0, 1].map(async (index) => runBenchmark({
+      suite: mixed, description: sqlite, adapterOptions: options('clients_shards'), dataset: await mixed.prepare(config),
+      workloads: mixed.workloads.filter((workload) => workload.name === '50-50'), config, command: 'test',
+      shard: { index, count: 2, runId: 'clients-shards', waitMs: 20_000, startAtMs: null },
+    })));
+    for (const result of results) {
+      const [entry] = Object.values(result.workloads);
+      assert.equal(entry.status, 'passed', JSON.stringify(entry.failures));
+      const { span, ms } = entry.runs[0];
+      assert.ok(span.lateMs >= 0 && span.lateMs < 1000, JSON.stringify(span));
+      assert.ok(Math.abs(span.startMs - span.lateMs - Date.parse(span.startAt)) < 1, JSON.stringify(span));
+      assert.ok(Math.abs(span.endMs - span.startMs - ms) < 0.01, JSON.stringify(span));
+    }
+    assert.deepEqual(children(), []);
+  });
+
+  test('an interruption and the progress reach the client processes', { timeout: 30_000 }, async () => {
+    const mixed = getSuite('mixed');
+    // Open loop at 100 operations a second: 800 operations would take 8 s; the run is interrupted at 1.5 s.
+    const config = {
+      records: 100, ops: [800], concurrency: [2], rates: [100], runs: 1, durable: false, shape: 'varied', seed: 5, distribution: 'uniform',
+      stallTimeoutMs: 20_000, clients: 2,
+    };
+    const controller = new AbortController();
+    const updates = [];
+    const progress = { bar: () => ({ update: (done) => { updates.push(done); }, stop() {} }), log() {} };
+    const began = Date.now();
+    setTimeout(() => controller.abort(), 1500);
+    const result = await runBenchmark({
+      suite: mixed, description: sqlite, adapterOptions: options('clients_abort'), dataset: await mixed.prepare(config),
+      workloads: mixed.workloads.filter((workload) => workload.name === 'read-only'), config, command: 'test', signal: controller.signal, progress,
+    });
+    assert.ok(Date.now() - began < 6000, `${Date.now() - began} ms`);
+    assert.deepEqual([result.interrupted, Object.values(result.workloads)[0].runs], [true, []]);
+    assert.ok(updates.some((done) => done > 0 && done < 800), JSON.stringify(updates));
+    assert.deepEqual(children(), []);
+  });
+
   test('a shard whose meeting fails after its client processes started closes them', { timeout: 30_000 }, async () => {
     const mixed = getSuite('mixed');
     const config = {

@@ -217,7 +217,13 @@ describe('open loop, exactly', () => {
     let calls = 0;
     const outcome = await executeOpenLoop({ inputs: range(10), call: async () => { calls += 1; }, adapter: null, rate: 1000, signal: controller.signal, times: true });
     assert.deepEqual([calls, outcome.completed, outcome.aborted, outcome.wallMs], [0, 0, true, 0]);
-    const timed = await executeOpenLoop({ inputs: range(10), call: async (a, i) => { await sleep(3); return i; }, adapter: null, rate: 500, times: true });
+    // Each call lasts at least 3 ms by the clock the times are read from (a timer may fire early by that clock).
+    const lasting = async (a, i) => {
+      const called = performance.now();
+      while (performance.now() - called < 3) await sleep(1);
+      return i;
+    };
+    const timed = await executeOpenLoop({ inputs: range(10), call: lasting, adapter: null, rate: 500, times: true });
     for (let i = 0; i < 10; i += 1) {
       assert.ok(timed.times.ends[i] - timed.times.starts[i] >= 2.5, `operation ${i}`);
       assert.ok(i === 0 || timed.times.starts[i] >= timed.times.starts[i - 1], 'sent in order');
