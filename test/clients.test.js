@@ -115,6 +115,11 @@ describe('--clients refusals', () => {
 });
 
 describe('runs from two client processes on SQLite', () => {
+  // The mixed suite's settings at one level of two, from two client processes.
+  const mixedConfig = (extra) => ({
+    records: 100, concurrency: [2], runs: 1, durable: false, shape: 'varied', seed: 5, distribution: 'uniform', stallTimeoutMs: 20_000, clients: 2, ...extra,
+  });
+
   test('social: workloads without params run from two client processes and pass', async () => {
     const dataset = await prepareDataset({ scale: 'tiny', cacheDir: work });
     const workloads = SOCIAL.filter(({ name }) => ['singleRead', 'neighbors'].includes(name));
@@ -130,9 +135,7 @@ describe('runs from two client processes on SQLite', () => {
 
   test('two shards, each with two client processes: the span starts when the processes start', { timeout: 60_000 }, async () => {
     const mixed = getSuite('mixed');
-    const config = {
-      records: 100, ops: [600], concurrency: [2], runs: 1, durable: false, shape: 'varied', seed: 5, distribution: 'uniform', stallTimeoutMs: 20_000, clients: 2,
-    };
+    const config = mixedConfig({ ops: [600] });
     const results = await Promise.all([0, 1].map(async (index) => runBenchmark({
       suite: mixed, description: sqlite, adapterOptions: options('clients_shards'), dataset: await mixed.prepare(config),
       workloads: mixed.workloads.filter((workload) => workload.name === '50-50'), config, command: 'test',
@@ -152,10 +155,7 @@ describe('runs from two client processes on SQLite', () => {
   test('an interruption and the progress reach the client processes', { timeout: 30_000 }, async () => {
     const mixed = getSuite('mixed');
     // Open loop at 100 operations a second: 800 operations would take 8 s; the run is interrupted at 1.5 s.
-    const config = {
-      records: 100, ops: [800], concurrency: [2], rates: [100], runs: 1, durable: false, shape: 'varied', seed: 5, distribution: 'uniform',
-      stallTimeoutMs: 20_000, clients: 2,
-    };
+    const config = mixedConfig({ ops: [800], rates: [100] });
     const controller = new AbortController();
     const updates = [];
     const progress = { bar: () => ({ update: (done) => { updates.push(done); }, stop() {} }), log() {} };
@@ -173,9 +173,7 @@ describe('runs from two client processes on SQLite', () => {
 
   test('a shard whose meeting fails after its client processes started closes them', { timeout: 30_000 }, async () => {
     const mixed = getSuite('mixed');
-    const config = {
-      records: 100, ops: [400], concurrency: [2], runs: 1, durable: false, shape: 'varied', seed: 5, distribution: 'uniform', stallTimeoutMs: 20_000, clients: 2,
-    };
+    const config = mixedConfig({ ops: [400] });
     // Shard 1 of 2 with no shard 0: its client processes start, then the wait for shard 0's announcement fails.
     await assert.rejects(runBenchmark({
       suite: mixed, description: sqlite, adapterOptions: options('clients_shard'), dataset: await mixed.prepare(config),
@@ -437,6 +435,21 @@ describe('clients, exactly', () => {
     });
   }
 
+  // The workers' side with every result held back until `release()`.
+  function heldProtocol() {
+    let release;
+    const held = new Promise((resolve) => { release = resolve; });
+    const fake = fakeFork(async (child, message) => {
+      if (message.type === 'start') child.say({ type: 'ready', origin: 0 });
+      if (message.type === 'go') {
+        await held;
+        child.say(workerResult(child.sent[0].inputs));
+      }
+      if (message.type === 'stop') child.exit(0);
+    });
+    return { ...fake, release };
+  }
+
   test('monotonicOrigin() is where performance.now() starts on the process\'s monotonic clock', () => {
     while (performance.now() < 200) { /* a clock far enough from its origin to tell them apart */ }
     const origin = monotonicOrigin();
@@ -651,16 +664,7 @@ describe('clients, exactly', () => {
   });
 
   test('run(): progress is every worker\'s count added up; other messages are not progress', async () => {
-    let release;
-    const held = new Promise((resolve) => { release = resolve; });
-    const { forkWorker, forked } = fakeFork(async (child, message) => {
-      if (message.type === 'start') child.say({ type: 'ready', origin: 0 });
-      if (message.type === 'go') {
-        await held;
-        child.say(workerResult(child.sent[0].inputs));
-      }
-      if (message.type === 'stop') child.exit(0);
-    });
+    const { forkWorker, forked, release } = heldProtocol();
     const clients = await startClients({ ...base, forkWorker });
     const seen = [];
     const running = clients.run({ onProgress: (done) => seen.push(done) });
@@ -675,16 +679,7 @@ describe('clients, exactly', () => {
   });
 
   test('run(): progress without onProgress is harmless', async () => {
-    let release;
-    const held = new Promise((resolve) => { release = resolve; });
-    const { forkWorker, forked } = fakeFork(async (child, message) => {
-      if (message.type === 'start') child.say({ type: 'ready', origin: 0 });
-      if (message.type === 'go') {
-        await held;
-        child.say(workerResult(child.sent[0].inputs));
-      }
-      if (message.type === 'stop') child.exit(0);
-    });
+    const { forkWorker, forked, release } = heldProtocol();
     const clients = await startClients({ ...base, forkWorker });
     const running = clients.run();
     await tick();

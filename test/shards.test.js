@@ -268,12 +268,12 @@ describe('shards, exactly', () => {
 
   test('the meeting: shard 0 waits while shards keep reporting, and names the ones that stop reporting', { timeout: 10_000 }, async () => {
     const store = meetingStore();
-    const shard = (index, waitMs = 400) => createCoordinator({ adapter: store, shard: { index, count: 3 }, runId: 'R', waitMs });
+    const shard = (index, waitMs = 600) => createCoordinator({ adapter: store, shard: { index, count: 3 }, runId: 'R', waitMs });
     await shard(0).open();
     // Another run's reports and another step's are not this step's.
     await store.insertDocument('shard_done', { _key: 'X1', run: 'other', step: 0, shard: 1 });
     await store.insertDocument('shard_done', { _key: 'X2', run: 'R', step: 1, shard: 2 });
-    // One report every 250 ms: 750 ms in all, more than the 400 ms wait, but never 400 ms without one.
+    // One report every 250 ms: 750 ms in all, more than the 600 ms wait, but never 600 ms without one.
     const reports = [0, 1, 2].map((index) => new Promise((resolve) => { setTimeout(() => resolve(shard(index).done(0)), 250 * (index + 1)); }));
     const began = Date.now();
     await shard(0).awaitDone(0);
@@ -485,8 +485,8 @@ describe('the shards\' meeting, in one process over the in-process store', () =>
     }
   });
 
-  // The shards of one run, shard 0 over an adapter that knows it is shard 0's; `setupFails(params)` gives the error
-  // shard 0's step setup throws, if any.
+  // The two shards of one run, shard 0 over an adapter that knows it is shard 0's (or over `description`, given
+  // `leader` among its options); `setupFails(params)` gives the error shard 0's step setup throws, if any.
   const leaderKnown = { ...memory, create: (adapterOptions) => Object.assign(memory.create(adapterOptions), { leader: adapterOptions.leader === true }) };
   const failingIn = (setupFails) => ({
     ...byName['50-50'],
@@ -496,8 +496,8 @@ describe('the shards\' meeting, in one process over the in-process store', () =>
       return byName['50-50'].setup?.(adapter, params);
     },
   });
-  const runPair = async (runId, setupFails, lines) => Promise.allSettled([0, 1].map(async (index) => runBenchmark({
-    suite: mixed, description: leaderKnown, adapterOptions: { ...options, leader: index === 0 }, dataset: await mixed.prepare(config),
+  const runPair = async (runId, { setupFails = () => null, lines = [], description = leaderKnown } = {}) => Promise.allSettled([0, 1].map(async (index) => runBenchmark({
+    suite: mixed, description, adapterOptions: { ...options, leader: index === 0 }, dataset: await mixed.prepare(config),
     workloads: [failingIn(setupFails)], config, command: 'test', shard: { index, count: 2, runId, waitMs: 3000, startAtMs: null },
     progress: { bar: () => ({ update() {}, stop() {} }), log: (line) => lines.push(`${index}: ${line}`) },
   })));
@@ -521,11 +521,8 @@ describe('the shards\' meeting, in one process over the in-process store', () =>
         });
       },
     };
-    const results = await Promise.all([0, 1].map(async (index) => runBenchmark({
-      suite: mixed, description: counted, adapterOptions: { ...options, leader: index === 0 }, dataset: await mixed.prepare(config),
-      workloads: [byName['50-50']], config, command: 'test', shard: { index, count: 2, runId: 'once', waitMs: 3000, startAtMs: null },
-    })));
-    assert.ok(results.every((result) => result.complete), 'both shards complete');
+    const results = await runPair('once', { description: counted });
+    assert.ok(results.every((result) => result.value?.complete), 'both shards complete');
     assert.deepEqual(steps, [-1, 0, 1]);
     assert.equal(closed, opened);
     const adapter = await connectAdapter(memory, { ...options, concurrency: 1 });
@@ -539,7 +536,7 @@ describe('the shards\' meeting, in one process over the in-process store', () =>
 
   test('a step that fails on shard 0 before its start is still announced: the others run it', async () => {
     const lines = [];
-    const [leader, other] = await runPair('fails-early', (params) => (params.concurrency === 2 ? new Error('setup broke') : null), lines);
+    const [leader, other] = await runPair('fails-early', { setupFails: (params) => (params.concurrency === 2 ? new Error('setup broke') : null), lines });
     assert.equal(leader.status, 'fulfilled', leader.reason?.stack);
     assert.equal(other.status, 'fulfilled', other.reason?.stack);
     const [first, second] = Object.keys(leader.value.workloads);
@@ -554,7 +551,7 @@ describe('the shards\' meeting, in one process over the in-process store', () =>
 
   test('a shard 0 that stops on an error tells the others why', async () => {
     const stall = Object.assign(new Error('no operation completed for 1 s'), { code: 'E_TIMEOUT' });
-    const [leader, other] = await runPair('stalls', (params) => (params.concurrency === 2 ? stall : null), []);
+    const [leader, other] = await runPair('stalls', { setupFails: (params) => (params.concurrency === 2 ? stall : null) });
     assert.equal(leader.reason, stall);
     assert.equal(other.status, 'rejected');
     assert.equal(other.reason.message, 'shard 1 of 2: shard 0 stopped: no operation completed for 1 s');
