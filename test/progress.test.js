@@ -18,7 +18,7 @@ import { generate } from '../datasets/generate.js';
 import { importDataset } from '../import/import.js';
 import { defaultCacheDir } from '../core/paths.js';
 import { serverFamily } from '../server/index.js';
-import { serverDir } from '../server/state.js';
+import { removeServerFiles, serverDir } from '../server/state.js';
 import { spawnBench } from './helpers/cli.js';
 import { freePort } from './helpers/net.js';
 
@@ -345,7 +345,11 @@ test('bench server start and stop show the time they take on stderr, and nothing
   // A cache and a port of its own: it never meets the server someone else started.
   const cacheDir = path.join(work, 'server-cache');
   const bench = (...args) => spawnBench(['server', ...args, 'postgresql', '--cache-dir', cacheDir]);
-  t.after(() => bench('stop'));
+  // Stopped, then its files outside the cache removed (as root, PostgreSQL's data goes to /tmp/db-shootout-<hash>).
+  t.after(async () => {
+    await bench('stop');
+    removeServerFiles(postgresql, { cacheDir });
+  });
   const started = await bench('start', '--port', String(await freePort()));
   assert.equal(started.code, 0, started.stderr);
   assert.match(started.stdout, /^PostgreSQL started: /);
