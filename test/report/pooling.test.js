@@ -3,7 +3,7 @@
 // the order of workloads and databases.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { groupByDatabase, isCompared, poolDatabase, poolWorkload, workloadNames } from '../../results/report/aggregate.js';
+import { distinct, groupByDatabase, isCompared, poolDatabase, poolWorkload, workloadNames } from '../../results/report/aggregate.js';
 import { chooseBaseline, normaliseWorkload } from '../../results/report/normalise.js';
 
 const doc = (workloads, { db = 'sqlite', file = `${db}.json`, complete = true } = {}) => ({ file, result: { db: { id: db }, complete, workloads } });
@@ -131,4 +131,44 @@ test('a database\'s import, server and reproducibility figures over its files: e
   // A size without its scope, a time without a size.
   const partial = poolDatabase('y', [{ file: 'y.json', result: { db: { id: 'y' }, import: { ms: 5, diskBytes: 7 }, workloads: {} } }, { file: 'z.json', result: { db: { id: 'y' }, import: { importedAt: 'u', ms: 9 }, workloads: {} } }], []);
   assert.deepEqual(partial.import, { imports: 2, ms: 7, diskBytes: 7, diskScope: null });
+});
+
+test('distinct values compared as JSON keep the first of each, in their first order; undefined is null', () => {
+  // Equal as JSON, not as objects: the first one stays.
+  const first = { version: '1', note: undefined };
+  const [kept] = distinct([first, { version: '1' }]);
+  assert.equal(kept, first);
+  assert.deepEqual(distinct([2, undefined, 1, null, 2, 1]), [2, null, 1]);
+  assert.deepEqual(distinct([]), []);
+});
+
+test('pooled runs are the valid runs of the entries that passed: a run elsewhere neither passes a workload nor counts', () => {
+  // An entry whose status is not "passed" does not pass the workload by its runs, nor add them to a passed one.
+  const notRun = { supported: true, status: 'not run', ops: 10, runs: [run(100)] };
+  assert.deepEqual([poolWorkload('singleRead', [doc({ singleRead: notRun })]).status, poolWorkload('singleRead', [doc({ singleRead: notRun })]).runs], ['not run', 0]);
+  const pooled = poolWorkload('singleRead', [doc({ singleRead: passed(5, 7) }), doc({ singleRead: notRun })]);
+  assert.deepEqual([pooled.status, pooled.runs, pooled.medianMs], ['passed', 2, 6]);
+  // A passed entry's invalid run does not count either.
+  const withInvalid = { ...passed(5, 7), runs: [run(5), run(7), { run: 3, valid: false, ms: 1000, reason: 'stopped' }] };
+  const counted = poolWorkload('singleRead', [doc({ singleRead: withInvalid })]);
+  assert.deepEqual([counted.status, counted.runs, counted.medianMs, counted.reason], ['passed', 2, 6, null]);
+});
+
+test('a reason only for a failed workload; a failure without a failed run gives its first example', () => {
+  const stopped = { supported: true, status: 'not run', runs: [{ run: 1, valid: false, reason: 'interrupted' }], failures: [{ input: '"P1"', problem: 'x' }] };
+  assert.equal(poolWorkload('singleRead', [doc({ singleRead: stopped })]).reason, null);
+  assert.equal(poolWorkload('singleRead', [doc({ singleRead: passed(5) }), doc({ singleRead: stopped })]).reason, null);
+  const failedWithoutRun = { supported: true, status: 'failed', runs: [], failures: [{ input: '"P2"', problem: 'expected 1, got 2' }] };
+  assert.equal(poolWorkload('singleRead', [doc({ singleRead: failedWithoutRun })]).reason, '"P2": expected 1, got 2');
+  assert.equal(poolWorkload('singleRead', [doc({ singleRead: passed(5) }), doc({ singleRead: { ...failedWithoutRun, failures: [] } })]).reason, null);
+});
+
+test('the resources of a workload whose files lack the client\'s or the server\'s figures', () => {
+  const figures = poolWorkload('singleRead', [
+    doc({ singleRead: { ...passed(5), resources: { server: { rssPeakBytes: 10, cpuPeakPct: 50 } } } }),
+    doc({ singleRead: { ...passed(6), resources: { client: { cpuPct: 40 }, clientBound: false } } }),
+  ]);
+  assert.deepEqual([figures.serverRssPeakBytes, figures.serverCpuPeakPct, figures.clientCpuPct, figures.clientBound], [10, 50, 40, false]);
+  const serverOnly = poolWorkload('singleRead', [doc({ singleRead: { ...passed(5), resources: { server: { rssPeakBytes: 10 } } } })]);
+  assert.deepEqual([serverOnly.serverRssPeakBytes, serverOnly.serverCpuPeakPct, serverOnly.clientCpuPct, serverOnly.clientBound], [10, null, null, false]);
 });
