@@ -343,12 +343,13 @@ const installed = await postgresql.version(serverDir(defaultCacheDir(), 'postgre
 
 test('bench server start and stop show the time they take on stderr, and nothing with --quiet', { skip: installed ? false : 'PostgreSQL is not installed' }, async (t) => {
   // A cache and a port of its own: it never meets the server someone else started.
-  const cacheDir = path.join(work, 'server-cache');
+  const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'bench-progress-server-'));
   const bench = (...args) => spawnBench(['server', ...args, 'postgresql', '--cache-dir', cacheDir]);
   // Stopped, then its files outside the cache removed (as root, PostgreSQL's data goes to /tmp/db-shootout-<hash>).
   t.after(async () => {
     await bench('stop');
     removeServerFiles(postgresql, { cacheDir });
+    rmSync(cacheDir, { recursive: true, force: true });
   });
   const started = await bench('start', '--port', String(await freePort()));
   assert.equal(started.code, 0, started.stderr);
