@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
-import { performance } from 'node:perf_hooks';
 import { test } from 'node:test';
 import { ErrorCodes } from '../core/errors.js';
 import { MAX_ERRORS, execute } from '../runner/execute.js';
+import { sleepAtLeast } from './helpers/time.js';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -34,10 +34,9 @@ test('keeps exactly `concurrency` operations in flight and aligns answers with i
 });
 
 test('an operation\'s latency runs until its answer arrived, the first operation of each worker included', async () => {
-  // Every call takes at least 20 ms by the same clock the runner reads (a timer alone may fire a little early).
+  // Every call takes at least 20 ms by the same clock the runner reads.
   const call = async (a, input) => {
-    const begin = performance.now();
-    while (performance.now() - begin < 20) await sleep(20 - (performance.now() - begin));
+    await sleepAtLeast(20);
     return input;
   };
   const outcome = await execute({ inputs: [1, 2, 3, 4, 5, 6], call, adapter: null, concurrency: 2 });

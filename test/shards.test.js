@@ -21,6 +21,7 @@ import mixed from '../workloads/mixed/suite.js';
 import { COLLECTION, WORKLOADS } from '../workloads/mixed/workloads.js';
 import { BIN, spawnBench } from './helpers/cli.js';
 import { serverTarget } from './helpers/servers.js';
+import { sleepAtLeast } from './helpers/time.js';
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'bench-shards-'));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -140,8 +141,8 @@ describe('shards, exactly', () => {
               calls.push(['now', k]);
               if (k === failAt) throw new Error('lost');
               const began = wallNow();
-              // A timer may fire early by the clock the round trip is read from: wait until that clock has moved.
-              while (wallNow() - began < delays[k]) await new Promise((resolve) => { setTimeout(resolve, delays[k] - (wallNow() - began)); });
+              // At least the delay by the clock the round trip is read from (wallNow is performance.now() moved).
+              await sleepAtLeast(delays[k]);
               return began + (wallNow() - began) / 2 - offsets[k];
             },
             close: async () => { calls.push(['close']); },
