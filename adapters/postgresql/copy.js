@@ -40,6 +40,25 @@ export function copyTexts(rows, parts, rowValues) {
   });
 }
 
+// What a COPY stream of pg-copy-streams 7 writes to once its connection is gone: nothing. On an error (the server
+// gone mid-COPY) the library drops the connection, but writes it had buffered, a wait for the socket's 'drain' and
+// its own end or destroy still write to it later, and the null connection they meet throws a TypeError out of an
+// event handler, which ends the process (brianc/node-pg-copy-streams#171, open). Those late writes find this
+// connection instead; the error itself reaches the stream's 'error' listeners as before.
+const GONE = Object.freeze({
+  stream: Object.freeze({ write: () => true }),
+  sendCopyFail: () => {},
+});
+
+export function inertAfterError(query) {
+  let connection = null;
+  Object.defineProperty(query, 'connection', {
+    get: () => connection ?? GONE,
+    set: (value) => { connection = value; },
+  });
+  return query;
+}
+
 // One COPY kept open across many batches on one connection: the server parses rows while the client reads
 // the next ones, and pays the COPY's start and commit once. A write resolves as soon as the client's buffer
 // is below COPY_BUFFER_BYTES again, so memory stays bounded and the client waits only for a slower server.
@@ -51,7 +70,7 @@ export class CopyStream {
   #error = null;
 
   constructor(client, sql) {
-    this.#stream = client.query(copyFrom(sql, { highWaterMark: COPY_BUFFER_BYTES }));
+    this.#stream = client.query(inertAfterError(copyFrom(sql, { highWaterMark: COPY_BUFFER_BYTES })));
     this.#done = new Promise((resolve, reject) => {
       this.#stream.once('finish', resolve);
       // Kept for good: after abort() the connection's end is reported here too.
