@@ -2,7 +2,8 @@ import { INTEGER_COLUMNS, PROFILE_COLUMNS } from '../../datasets/columns.js';
 
 // A graph small enough to check by hand, with the cases that break naive implementations: a reciprocal
 // pair (P1 <-> P2), two shortest paths of equal length (P1 -> P2|P3 -> P4), a seven-hop chain, a profile
-// nobody points to (P9), one that points nowhere (P10), and Slovak text with diacritics.
+// nobody points to (P9), one that points nowhere (P10), Slovak text with diacritics, and a profile without AGE
+// and without relations (P0), which the aggregation counts under "null" as datasets/reference.js does.
 const base = {
   public: 1,
   completion_percentage: 38,
@@ -22,6 +23,7 @@ export const PROFILES = [
   { ...base, _key: 'P8', gender: 1, AGE: 41, more: 'Ahoj, som tu nový "hráč"\\n ☺' },
   { ...base, _key: 'P9', gender: 0, AGE: 18 },
   { ...base, _key: 'P10', gender: 1, AGE: 26, completion_percentage: 100 },
+  { ...base, _key: 'P0', gender: 0 },
 ];
 
 export const RELATIONS = [
@@ -29,13 +31,14 @@ export const RELATIONS = [
   ['P5', 'P6'], ['P6', 'P7'], ['P7', 'P8'], ['P8', 'P10'], ['P9', 'P1'],
 ].map(([_from, _to]) => ({ _from, _to }));
 
-export const AGE_HISTOGRAM = { 0: 3, 18: 3, 26: 2, 33: 1, 41: 1 };
+export const AGE_HISTOGRAM = { 0: 3, 18: 3, 26: 2, 33: 1, 41: 1, null: 1 };
 
 export const NEIGHBORS = {
   P1: ['P2', 'P3'],
   P2: ['P1', 'P4'],
   P9: ['P1'],
   P10: [],
+  P0: [],
 };
 
 export const NEIGHBORS2 = {
@@ -43,6 +46,7 @@ export const NEIGHBORS2 = {
   P2: ['P1', 'P3', 'P4', 'P5'],
   P9: ['P1', 'P2', 'P3'],
   P10: [],
+  P0: [],
 };
 
 // [from, to, maxDepth, hops or null]
