@@ -74,6 +74,22 @@ describe('merging the shards of one run', () => {
     assert.equal(merged.complete, true);
   });
 
+  test('the span runs from the earliest start to the latest end of any shard, whatever the order of shards and files', () => {
+    const openLoop = { targetRate: 1000, achievedRate: 1000, sendLagMs: { mean: 1, max: 1 }, note: null };
+    // Shard 2 starts first, shard 1 ends last: neither the first nor the last shard holds both ends.
+    const shards = [
+      partial({ index: 0, startMs: T0 + 20, endMs: T0 + 700, openLoop }),
+      partial({ index: 1, startMs: T0 + 30, endMs: T0 + 1010, openLoop }),
+      partial({ index: 2, startMs: T0 + 10, endMs: T0 + 600, openLoop }),
+    ];
+    for (const order of [[0, 1, 2], [2, 1, 0], [1, 2, 0], [0, 2, 1]]) {
+      const [run] = mergeShards(documents(order.map((index) => shards[index]))).workloads[KEY].runs;
+      assert.deepEqual([run.span.startMs, run.span.endMs, run.ms], [T0 + 10, T0 + 1010, 1000], `files in shard order ${order}`);
+      // 3000 operations over 1 s: the rates of the whole span, not of a shorter one.
+      assert.deepEqual([run.opsPerSec, run.openLoop.achievedRate], [3000, 3000], `files in shard order ${order}`);
+    }
+  });
+
   test('open loop: the shards\' target rates add up, the achieved rate is every answer over the span', () => {
     const openLoop = (lag) => ({ targetRate: 2000, achievedRate: 1990, sendLagMs: { mean: lag, max: lag * 10 }, note: null });
     const shards = [0, 1].map((index) => partial({ index, count: 2, openLoop: openLoop(index + 1) }));
