@@ -65,9 +65,10 @@ function freePort() {
 }
 
 // Every namespace the cases create, from the one they are given: that one, the foreign one planted (and
-// removed) by plantForeign, and the one dropNamespace is tried on. `bench check` removes what is left of them.
+// removed) by plantForeign, the one dropNamespace is tried on, and the neighbour whose name starts with the given
+// one. `bench check` removes what is left of them.
 export function conformanceNamespaces(namespace) {
-  return [namespace, `${namespace}_foreign`, `${namespace}_dropped`];
+  return [namespace, `${namespace}_foreign`, `${namespace}_dropped`, `${namespace}_neighbour`];
 }
 
 // Settles as the promise does, or rejects when it has not within `ms`.
@@ -193,6 +194,55 @@ export function conformanceCases(description) {
     await withAdapter(description, options, async (adapter) => {
       assert.equal((await adapter.inspectNamespace()).state, 'owned', 'the namespace next to it is still there');
     });
+  }, description.testSupport?.dropNamespace ? false : 'the adapter offers no testSupport.dropNamespace');
+
+  // Namespaces are names, not prefixes: `dbshootout` and `dbshootout_someoneelse` are two. A reset or drop that
+  // matches every name starting with its own (LIKE 'ns%', a regular expression without its end, a loop over
+  // `startsWith`) would take someone else's benchmark data with it.
+  add('resetNamespace and dropNamespace leave a namespace whose name starts with theirs intact', async ({ options }) => {
+    const neighbour = { ...options, namespace: conformanceNamespaces(options.namespace)[3] };
+    const marker = { harness: 'db-shootout', dataset: 'neighbour' };
+    const collection = 'conformance_neighbour';
+    const write = supports('singleWrite') ? 'singleWrite' : supports('insertDocument') ? 'insertDocument' : null;
+    const intact = async (after) => {
+      await withAdapter(description, neighbour, async (adapter) => {
+        const problem = `${after} of "${options.namespace}" touched the namespace "${neighbour.namespace}", whose name `
+          + 'only starts with it';
+        assert.deepEqual(await adapter.inspectNamespace(), { state: 'owned', marker }, `${problem}: its marker`);
+        if (imports) {
+          assert.deepEqual(await adapter.counts(), { profiles: PROFILES.length, relations: RELATIONS.length },
+            `${problem}: its profiles and relations`);
+        }
+        assert.equal(await adapter.countDocuments(collection), write ? 1 : 0, `${problem}: its temporary collection`);
+      });
+    };
+    try {
+      await withAdapter(description, neighbour, async (adapter) => {
+        await adapter.resetNamespace();
+        await adapter.writeMarker(marker);
+        if (imports) {
+          await adapter.importProfiles(PROFILES);
+          await adapter.importRelations(RELATIONS);
+          await adapter.createIndexes();
+        }
+        await adapter.createTempCollection(collection);
+        if (write) await adapter[write](collection, { ...PROFILES[0], _key: 'C1' }, { durable: false });
+      });
+      await withAdapter(description, options, async (adapter) => {
+        await adapter.resetNamespace();
+        await adapter.createTempCollection(collection);
+      });
+      await intact('resetNamespace()');
+      await description.testSupport.dropNamespace(options);
+      await withAdapter(description, options, async (adapter) => {
+        assert.equal((await adapter.inspectNamespace()).state, 'absent', 'dropNamespace removed its own namespace');
+      });
+      await intact('testSupport.dropNamespace()');
+      // The cases after this one find the namespace as the cases before it left it: owned.
+      await withAdapter(description, options, (adapter) => adapter.resetNamespace());
+    } finally {
+      await description.testSupport.dropNamespace(neighbour);
+    }
   }, description.testSupport?.dropNamespace ? false : 'the adapter offers no testSupport.dropNamespace');
 
   add('imports batches, builds indexes and counts', async ({ options }) => {
