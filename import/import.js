@@ -49,11 +49,24 @@ async function staleReason(adapter, marker, dataset) {
     return "it was imported from files whose checksums differ from the dataset's manifest";
   }
   const counts = await adapter.counts();
-  if (counts.profiles !== dataset.profiles || counts.relations !== dataset.relations) {
+  const difference = countsDifference(counts, dataset);
+  if (difference !== null) {
     return `it holds ${counts.profiles} profiles and ${counts.relations} relations where the dataset has `
-      + `${dataset.profiles} and ${dataset.relations}`;
+      + `${dataset.profiles} and ${dataset.relations}: ${difference}`;
   }
   return null;
+}
+
+// How the database's counts differ from the dataset's, as "250 more relations than the dataset" (a batch stored
+// twice) or "1 fewer profile than the dataset"; null when they are equal. More rows are as wrong as fewer.
+function countsDifference(counts, dataset) {
+  const differences = ['profiles', 'relations'].filter((role) => counts[role] !== dataset[role]).map((role) => {
+    const held = counts[role];
+    if (!Number.isSafeInteger(held)) return `${role}: ${typeof held} ${String(held)} is not a count`;
+    const delta = held - dataset[role];
+    return `${Math.abs(delta)} ${delta > 0 ? 'more' : 'fewer'} ${Math.abs(delta) === 1 ? role.slice(0, -1) : role} than the dataset`;
+  });
+  return differences.length > 0 ? differences.join(' and ') : null;
 }
 
 function changedFile(dataset, role, sha256) {
@@ -271,10 +284,11 @@ async function importFiles({ adapter, description, dataset, progress, importer }
   const end = performance.now();
 
   const counts = await untilDone(progress, `${description.name}: counting`, () => adapter.counts());
-  if (counts.profiles !== dataset.profiles || counts.relations !== dataset.relations) {
+  const difference = countsDifference(counts, dataset);
+  if (difference !== null) {
     throw new BenchError(ErrorCodes.IMPORT,
       `${description.name} holds ${counts.profiles} profiles and ${counts.relations} relations after import; `
-      + `the dataset has ${dataset.profiles} and ${dataset.relations}`);
+      + `the dataset has ${dataset.profiles} and ${dataset.relations}: ${difference}`);
   }
   return {
     ms: round3(end - begin),

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import memory from '../adapters/memory/description.js';
+import sqlite from '../adapters/sqlite/description.js';
 import { BULK_LOAD_MODULE } from '../adapters/bulk-load.js';
 import { prepareDataset } from '../datasets/dataset.js';
 import { claimNamespace, IMPORT_PATHS, importDataset } from '../import/import.js';
@@ -160,27 +161,87 @@ test('an import is reused only when its marker names the dataset and the manifes
   }
 });
 
-for (const role of ['profiles', 'relations']) {
-  test(`an import that leaves other ${role} counts in the database than the dataset's fails`, async () => {
+for (const [role, delta, difference] of [
+  ['profiles', -1, '1 fewer profile than the dataset'], ['relations', -1, '1 fewer relation than the dataset'],
+  ['profiles', 1, '1 more profile than the dataset'], ['relations', 250, '250 more relations than the dataset'],
+]) {
+  test(`an import that leaves ${difference} in the database fails, saying so`, async () => {
     const adapter = memoryAdapter();
     await adapter.connect();
     const lying = new Proxy(adapter, {
       get(target, name) {
-        if (name === 'counts') return async () => ({ ...(await target.counts()), [role]: dataset[role] - 1 });
+        if (name === 'counts') return async () => ({ ...(await target.counts()), [role]: dataset[role] + delta });
         const value = target[name];
         return typeof value === 'function' ? value.bind(target) : value;
       },
     });
-    const held = { profiles: dataset.profiles, relations: dataset.relations, [role]: dataset[role] - 1 };
+    const held = { profiles: dataset.profiles, relations: dataset.relations, [role]: dataset[role] + delta };
     await assert.rejects(importDataset({ adapter: lying, description: memory, options: {}, dataset }), (error) => {
       assert.equal(error.code, 'E_IMPORT');
       assert.equal(error.message, `In-process memory holds ${held.profiles} profiles and ${held.relations} relations after import; `
-        + `the dataset has ${dataset.profiles} and ${dataset.relations}`);
+        + `the dataset has ${dataset.profiles} and ${dataset.relations}: ${difference}`);
       return true;
     });
     assert.equal((await adapter.inspectNamespace()).marker.imported, false);
   });
 }
+
+test('both counts wrong, or one that is no number: the import fails naming each', async () => {
+  for (const [counts, difference] of [
+    [{ profiles: dataset.profiles + 2, relations: dataset.relations - 3 }, '2 more profiles than the dataset and 3 fewer relations than the dataset'],
+    [{ profiles: String(dataset.profiles), relations: dataset.relations }, `profiles: string ${dataset.profiles} is not a count`],
+  ]) {
+    const adapter = memoryAdapter();
+    await adapter.connect();
+    const lying = new Proxy(adapter, {
+      get(target, name) {
+        if (name === 'counts') return async () => counts;
+        const value = target[name];
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    await assert.rejects(importDataset({ adapter: lying, description: memory, options: {}, dataset }), (error) => {
+      assert.equal(error.code, 'E_IMPORT');
+      assert.ok(error.message.endsWith(`the dataset has ${dataset.profiles} and ${dataset.relations}: ${difference}`), error.message);
+      return true;
+    });
+  }
+});
+
+test('a batch of relations stored twice in SQLite fails the import, saying how many more relations it holds', { timeout: 60_000 }, async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-import-sqlite-'));
+  const store = sqlite.create({ namespace: 'dbshootout', database: null, dataDir: dir, concurrency: 1 });
+  await store.connect();
+  try {
+    let first = null;
+    const twice = new Proxy(store, {
+      get(target, name) {
+        if (name === 'importRelations') {
+          return async (edges) => {
+            await target.importRelations(edges);
+            if (first === null) {
+              first = edges.length;
+              await target.importRelations(edges);
+            }
+          };
+        }
+        const value = target[name];
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    await assert.rejects(importDataset({ adapter: twice, description: sqlite, options: {}, dataset }), (error) => {
+      assert.equal(error.code, 'E_IMPORT');
+      assert.equal(error.message, `SQLite holds ${dataset.profiles} profiles and ${dataset.relations + first} relations after import; `
+        + `the dataset has ${dataset.profiles} and ${dataset.relations}: ${first} more relations than the dataset`);
+      return true;
+    });
+    assert.ok(first > 1 && first < dataset.relations, `a batch of ${first} of ${dataset.relations} relations`);
+    assert.equal((await store.inspectNamespace()).marker.imported, false);
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
 
 for (const [role, delta] of [['profiles', 1], ['profiles', -1], ['relations', 1], ['relations', -1]]) {
   test(`a ${role} file that yields ${delta > 0 ? 'fewer' : 'more'} rows than the manifest says fails the import`, async () => {
@@ -291,7 +352,11 @@ test('--reimport imports an owned namespace again; other counts than the dataset
   const again = await importDataset({ adapter, description: memory, options: {}, dataset, force: true });
   assert.equal(again.reused, false);
   assert.notEqual(again.importedAt, first.importedAt);
-  for (const counts of [{ profiles: dataset.profiles - 1, relations: dataset.relations }, { profiles: dataset.profiles, relations: 0 }]) {
+  for (const [counts, difference] of [
+    [{ profiles: dataset.profiles - 1, relations: dataset.relations }, '1 fewer profile than the dataset'],
+    [{ profiles: dataset.profiles, relations: 0 }, `${dataset.relations} fewer relations than the dataset`],
+    [{ profiles: dataset.profiles, relations: dataset.relations + 7 }, '7 more relations than the dataset'],
+  ]) {
     // A finished import first, so that the counts alone can stand in the way of its reuse.
     await importDataset({ adapter, description: memory, options: {}, dataset, force: true });
     const lying = new Proxy(adapter, {
@@ -305,7 +370,7 @@ test('--reimport imports an owned namespace again; other counts than the dataset
     await importDataset({ adapter: lying, description: memory, options: {}, dataset, progress }).catch(() => {});
     const [, text] = progress.events.find(([kind]) => kind === 'log');
     assert.equal(text, `In-process memory: not reusing the data in the namespace (it holds ${counts.profiles} profiles and `
-      + `${counts.relations} relations where the dataset has ${dataset.profiles} and ${dataset.relations}); importing again`);
+      + `${counts.relations} relations where the dataset has ${dataset.profiles} and ${dataset.relations}: ${difference}); importing again`);
   }
 });
 
