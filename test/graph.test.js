@@ -394,7 +394,7 @@ test('the graph suite\'s operations in their order, the methods an adapter\'s gr
   assert.deepEqual(READ_OPERATIONS, ['findEdge', 'edgesOf', 'inEdges', 'friends', 'countFriends', 'countFollowers']);
   assert.deepEqual(WRITE_OPERATIONS, ['upsertEdge', 'upsertEdges', 'removeEdge', 'removeEdges']);
   assert.deepEqual(GRAPH_OPERATIONS, [...READ_OPERATIONS, ...WRITE_OPERATIONS]);
-  assert.deepEqual(GRAPH_METHODS, ['create', 'importEdges', 'index', 'count', 'drop', ...GRAPH_OPERATIONS]);
+  assert.deepEqual(GRAPH_METHODS, ['create', 'importEdges', 'index', 'count', 'drop', 'scan', ...GRAPH_OPERATIONS]);
   assert.ok([READ_OPERATIONS, WRITE_OPERATIONS, GRAPH_OPERATIONS, GRAPH_METHODS].every(Object.isFrozen));
   assert.deepEqual([BATCH_SIZE, EDGE_BYTES], [500, 12]);
   assert.deepEqual(WORKLOADS.map((w) => w.operation), GRAPH_OPERATIONS);

@@ -2,6 +2,8 @@
 // of neighbours per vertex in each direction standing for the indexes on both ends. Each operation is the plain
 // loop a database would run. What the adapter lends, `store`:
 //   collections()   the namespace's Map of edge collections (name -> collection)
+// Edges per batch of scan().
+const SCAN_BATCH = 10_000;
 const pairKey = (source, target) => `${source} ${target}`;
 
 function createCollection() {
@@ -69,6 +71,21 @@ export function graphOperations(store) {
     },
     async drop(name) {
       store.collections().delete(name);
+    },
+    // The edges in batches of SCAN_BATCH, in the map's order.
+    async scan(name, visit) {
+      const found = store.collections().get(name);
+      if (!found) return;
+      let batch = [];
+      for (const [key, weight] of found.weights) {
+        const [source, target] = key.split(' ').map(Number);
+        batch.push({ source, target, weight });
+        if (batch.length === SCAN_BATCH) {
+          await visit(batch);
+          batch = [];
+        }
+      }
+      if (batch.length > 0) await visit(batch);
     },
     async findEdge(name, source, target) {
       const found = collection(name);

@@ -1,15 +1,21 @@
 // Loading the graph suite's edge collection: the edge list is read and parsed alone first (the floor the
 // import is compared with, as the publication did), then streamed through the adapter's bulk path in batches,
-// indexed and counted, its bytes hashed in the same pass. A collection the namespace's marker records for the
-// same edge list (id, count, sha256) and whose count still matches is reused; any other is loaded again.
+// indexed, counted and checked whole against the edge list, its bytes hashed in the same pass. A collection the
+// namespace's marker records for the same edge list (id, count, sha256), whose count still matches and which
+// holds the edge list (each pair the writes touch as the edge list has it or as written) is reused; any other is
+// loaded again, after saying what was found.
 import { BenchError, ErrorCodes } from '../../core/errors.js';
 import { parseFloor } from '../../datasets/edges.js';
 import { claimNamespace } from '../../import/import.js';
+import { EdgeReference } from './reference.js';
+import { describeDifferences, verifyStore, writtenState } from './verify.js';
 
 export const COLLECTION = 'edges';
 export const BATCH = 100_000;
 
 const round1 = (value) => Math.round(value * 10) / 10;
+const number = (value) => value.toLocaleString('en-US');
+const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
 const perSecond = (count, ms) => (ms > 0 ? Math.round((count / ms) * 1000) : null);
 const identity = (data) => ({ id: data.id, edges: data.edges, sha256: data.sha256 });
 
@@ -21,7 +27,19 @@ async function storedMarker(adapter) {
   return (await adapter.inspectNamespace()).marker ?? {};
 }
 
-async function importEdges({ adapter, data, progress }) {
+// The whole collection against the edge list; with `tolerant`, each pair the write workloads touch may also hold
+// what they write (a run interrupted before its undo). Resolves what verifyStore() does, and its time.
+async function verified(adapter, { reference, params }, tolerant) {
+  const started = performance.now();
+  const written = tolerant && params ? writtenState({
+    upserted: [...params.upsertEdge.edges, ...params.upsertEdges.edges],
+    removed: [...params.removeEdge.edges, ...params.removeEdges.edges],
+  }) : undefined;
+  const found = await verifyStore(adapter, COLLECTION, reference, { written, tolerant });
+  return { ...found, ms: performance.now() - started };
+}
+
+async function importEdges({ adapter, data, progress, expected }) {
   const digest = {};
   const started = performance.now();
   await adapter.graph.create(COLLECTION);
@@ -49,19 +67,38 @@ async function importEdges({ adapter, data, progress }) {
   if (count !== data.edges || done !== data.edges) {
     throw new BenchError(ErrorCodes.IMPORT, `loading the edge list stored ${count} edges (${done} read), not ${data.edges}`);
   }
+  const check = await verified(adapter, await expected(), false);
+  if (check.count > 0) throw new BenchError(ErrorCodes.IMPORT, `the edge collection just loaded differs from the edge list: ${describeDifferences(check)}`);
+  progress?.log(`checked the whole edge collection against the edge list: ${number(check.edges)} edges in ${seconds(check.ms)}`);
   return { ms, edgesMs, sha256 };
 }
 
 // Resolves what the result records under `import`: { reused, edges, ms, edgesMs, indexesMs, edgesPerSec, floor,
 // floorMultiple, collectionBytes, sha256 }; `sha256` ({ edges }) is moved to the dataset by the runner.
-export async function loadEdgeCollection({ adapter, description, options, data, reimport, progress }) {
+// `expected()` resolves { reference, params } of the edge list (the suite's context); without it, the reference
+// alone, and a reused collection must hold exactly the edge list.
+export async function loadEdgeCollection({ adapter, description, options, data, reimport, progress, expected }) {
   await claimNamespace({ adapter, description, options });
   const marker = await storedMarker(adapter);
   const wanted = identity(data);
   const sizeOf = async () => (await adapter.graph.diskUsage?.(COLLECTION)) ?? null;
-  if (!reimport && sameIdentity(marker.graph, wanted) && await adapter.graph.count(COLLECTION) === data.edges) {
-    progress?.log(`reusing the edge collection: ${data.edges.toLocaleString('en-US')} edges, loaded before`);
-    return { reused: true, edges: data.edges, ms: 0, collectionBytes: await sizeOf(), sha256: { edges: data.sha256 } };
+  let context;
+  const expectedOnce = async () => {
+    context ??= expected ? await expected() : { reference: new EdgeReference(await data.loadEdges()) };
+    return context;
+  };
+  if (!reimport && sameIdentity(marker.graph, wanted)) {
+    const count = await adapter.graph.count(COLLECTION);
+    if (count !== data.edges) {
+      progress?.log(`the edge collection holds ${number(count)} edges of ${number(data.edges)}: loading it again`);
+    } else {
+      const check = await verified(adapter, await expectedOnce(), true);
+      if (check.count === 0) {
+        progress?.log(`reusing the edge collection: ${number(data.edges)} edges, loaded before, checked whole in ${seconds(check.ms)}`);
+        return { reused: true, edges: data.edges, ms: 0, collectionBytes: await sizeOf(), sha256: { edges: data.sha256 } };
+      }
+      progress?.log(`the edge collection differs from the edge list: ${describeDifferences(check)}: loading it again`);
+    }
   }
   // The marker forgets the collection first, so that a load that stops half way is never taken for a whole one.
   if (marker.graph) {
@@ -70,7 +107,7 @@ export async function loadEdgeCollection({ adapter, description, options, data, 
   }
   progress?.log(`reading and parsing ${data.file} alone (the floor)`);
   const floor = await parseFloor(data);
-  const { ms, edgesMs, sha256 } = await importEdges({ adapter, data, progress });
+  const { ms, edgesMs, sha256 } = await importEdges({ adapter, data, progress, expected: expectedOnce });
   await adapter.writeMarker({ ...(await storedMarker(adapter)), graph: wanted });
   return {
     reused: false,

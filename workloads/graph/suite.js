@@ -9,7 +9,20 @@ import { COLLECTION, loadEdgeCollection } from './load.js';
 import { BATCH_SIZE } from './operations.js';
 import { drawGraphParams, graphSizes, HOT_SHARE, HOT_VERTICES, NEW_SHARE, REVERSED_SHARE } from './params.js';
 import { EdgeReference } from './reference.js';
-import { WORKLOADS, restore, writtenEdges } from './workloads.js';
+import { WORKLOADS, prepareRound } from './workloads.js';
+
+// The reference and the parameters of an edge list, made once per prepared edge list: the load checks a
+// reused collection against them, the rounds use them.
+const contexts = new WeakMap();
+function contextOf({ edges: data, sizes }) {
+  if (!contexts.has(data)) {
+    contexts.set(data, (async () => {
+      const reference = new EdgeReference(await data.loadEdges());
+      return { reference, edges: reference.length, params: drawGraphParams(reference, sizes, data.seed) };
+    })());
+  }
+  return contexts.get(data);
+}
 
 export const stepKey = (name, concurrency, levels) => (levels > 1 ? `${name} c=${concurrency}` : name);
 
@@ -53,12 +66,9 @@ export default {
     label: `${data.name} edge list, ${data.edges.toLocaleString('en-US')} edges (${data.weights} weights), seed ${data.seed}`,
   }),
   load: ({ adapter, description, options, data, reimport, progress }) => loadEdgeCollection({
-    adapter, description, options, data: data.edges, reimport, progress,
+    adapter, description, options, data: data.edges, reimport, progress, expected: () => contextOf(data),
   }),
-  async context({ edges: data, sizes }) {
-    const reference = new EdgeReference(await data.loadEdges());
-    return { reference, edges: reference.length, params: drawGraphParams(reference, sizes, data.seed) };
-  },
+  context: contextOf,
   rounds({ config, workloads }) {
     const rounds = [];
     const levels = config.concurrency.length;
@@ -71,8 +81,9 @@ export default {
           label: `${levels > 1 ? `c=${concurrency} ` : ''}run ${run}/${config.runs}`,
           concurrency,
           chained: false,
-          // Whatever an earlier round's writes left (a run interrupted before its undo), put back before the reads.
-          setup: (adapter, ctx) => restore(adapter, COLLECTION, ctx, writtenEdges(ctx)),
+          // The whole collection checked before the reads; whatever an earlier round's writes left (a run
+          // interrupted before its undo) put back.
+          setup: (adapter, ctx) => prepareRound(adapter, COLLECTION, ctx),
           steps,
         });
       }

@@ -1,11 +1,14 @@
 // The graph suite's workloads as data: six reads over vertices and pairs drawn from the edge list, each answer
 // checked against the reference, then four writes (one edge or a batch of 500 per request, upserted or
-// removed), each checked afterwards by reading back every edge it wrote or removed and counting the collection,
-// then undone (`restore`), so that the next workload and the next run start from the same edges.
+// removed), each checked afterwards by reading back every edge it wrote or removed, counting the collection and
+// checking the whole of it against the edge list with the writes applied (verify.js), then undone (`restore`,
+// and any edge found changed elsewhere put back), so that the next workload and the next run start from the same
+// edges.
 import { mapLimit } from 'async';
 import { abbreviate } from '../compare.js';
 import { countProblem, edgeListProblem, edgeProblem, idListProblem } from './check.js';
 import { BATCH_SIZE } from './operations.js';
+import { describeDifferences, repairStore, verifyStore, writtenState } from './verify.js';
 
 // The untimed read-backs of a write workload run this many at a time.
 const CHECK_CONCURRENCY = 16;
@@ -59,7 +62,11 @@ export async function restore(adapter, collection, ctx, written) {
   for (const batch of chunks(fresh, BATCH_SIZE)) await adapter.graph.removeEdges(collection, batch);
 }
 
-// Every edge a write workload touched, read back: upserted ones as written, removed ones gone; and the count.
+// Per adapter instance (a round's): what the last write check found wrong, for its undo to put back.
+const found = new WeakMap();
+
+// Every edge a write workload touched, read back: upserted ones as written, removed ones gone; the count; then the
+// whole collection, which must hold the edge list with exactly these writes applied, each edge once.
 async function writeCheck(adapter, collection, ctx, { upserted = [], removed = [] }) {
   const failures = [];
   const expectedCount = ctx.edges + changes(ctx, upserted).fresh.length - removed.length;
@@ -75,7 +82,49 @@ async function writeCheck(adapter, collection, ctx, { upserted = [], removed = [
   });
   const count = await adapter.graph.count(collection);
   if (count !== expectedCount) failures.push({ input: `${upserted.length + removed.length} writes`, problem: `the collection holds ${abbreviate(count)} edges, expected ${expectedCount}` });
+  const written = writtenState({ upserted, removed });
+  const whole = await verifyStore(adapter, collection, ctx.reference, { written });
+  found.set(adapter, whole.differences);
+  const named = new Set(failures.map(({ input }) => input));
+  for (const { source, target, problem } of whole.differences) {
+    const input = pairText({ source, target });
+    if (named.has(input)) continue;
+    const unasked = written.has(`${source} ${target}`) ? '' : ' (an edge the workload was not asked to write)';
+    failures.push({ input, problem: `the whole collection, checked after the writes: ${problem}${unasked}` });
+  }
+  if (whole.count > whole.differences.length) {
+    failures.push({ input: 'the whole collection', problem: `${whole.count} edges differ from the edge list with the writes applied, the first ${whole.differences.length} named` });
+  }
   return failures;
+}
+
+// Puts back what a write workload changed and, when its check found the collection changed elsewhere, those
+// edges too; then the collection must be the edge list again, or the run stops naming what is still wrong.
+async function undo(adapter, collection, ctx, written) {
+  await restore(adapter, collection, ctx, written);
+  const differences = found.get(adapter) ?? [];
+  found.delete(adapter);
+  if (differences.length === 0) return;
+  await repairStore(adapter, collection, ctx.reference, differences);
+  const after = await verifyStore(adapter, collection, ctx.reference);
+  if (after.count > 0) {
+    throw new Error(`the edge collection could not be put back to the edge list after the writes: ${describeDifferences(after)}; load it again with --reimport`);
+  }
+}
+
+// A round's start, before its reads: the collection must hold the edge list, each pair an earlier run wrote either
+// as the edge list has it or as written (a run interrupted before its undo), which is then put back and checked.
+export async function prepareRound(adapter, collection, ctx) {
+  const { upsertEdge, upsertEdges, removeEdge, removeEdges } = ctx.params;
+  const before = await verifyStore(adapter, collection, ctx.reference, {
+    written: writtenState({ upserted: [...upsertEdge.edges, ...upsertEdges.edges], removed: [...removeEdge.edges, ...removeEdges.edges] }),
+    tolerant: true,
+  });
+  if (before.count > 0) throw new Error(`the edge collection differs from the edge list before the reads: ${describeDifferences(before)}`);
+  if (before.pending === 0) return;
+  await restore(adapter, collection, ctx, writtenEdges(ctx));
+  const after = await verifyStore(adapter, collection, ctx.reference);
+  if (after.count > 0) throw new Error(`the edge collection differs from the edge list after the earlier writes were undone: ${describeDifferences(after)}`);
 }
 
 function write(operation, { batched, inputsOf, edgesOf, removes }) {
@@ -91,7 +140,7 @@ function write(operation, { batched, inputsOf, edgesOf, removes }) {
     },
     // The size on disk with the writes applied, before they are undone.
     figures: async (adapter, { collection }) => ({ diskBytes: (await adapter.graph.diskUsage?.(collection)) ?? null }),
-    teardown: (adapter, { collection }, ctx) => restore(adapter, collection, ctx, edgesOf(ctx)),
+    teardown: (adapter, { collection }, ctx) => undo(adapter, collection, ctx, edgesOf(ctx)),
     tally: (inputs) => ({ edges: batched ? inputs.reduce((sum, batch) => sum + batch.length, 0) : inputs.length }),
   };
 }
