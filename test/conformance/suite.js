@@ -2,7 +2,10 @@
 // switch on the description's `supports` list, never on whether a method happens to exist.
 // test/conformance.test.js runs them under node:test; `bench check` runs them for vendors.
 import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { ErrorCodes } from '../../core/errors.js';
 import { documentDifference, histogramDifference, keySetDifference } from '../../workloads/compare.js';
@@ -148,6 +151,46 @@ export function conformanceCases(description) {
     assert.ok(Date.now() - begin < 10_000, 'connect() gave up within 10 s');
     await adapter.close();
   }, description.kind === 'embedded' ? 'embedded databases have no server to miss' : false);
+
+  // An embedded database whose file cannot be opened is the embedded form of an unreachable server: the harness
+  // tells it apart by E_CONNECT. Its directory under a regular file can never be made, whoever runs the check.
+  add('a data directory that cannot be opened is reported with E_CONNECT, naming the file', async ({ options }) => {
+    const folder = await mkdtemp(path.join(os.tmpdir(), 'bench-conformance-'));
+    const blocker = path.join(folder, 'a-regular-file');
+    await writeFile(blocker, 'not a directory\n');
+    try {
+      const unopened = [
+        ['its data directory', { ...options, database: null, dataDir: path.join(blocker, 'data') }],
+        ['the file --database names', { ...options, database: path.join(blocker, 'bench.db') }],
+      ];
+      for (const [what, target] of unopened) {
+        const adapter = description.create(target);
+        const context = `${what} lies under the regular file ${blocker}`;
+        try {
+          let connected = true;
+          try {
+            await adapter.connect();
+          } catch (error) {
+            connected = false;
+            assert.equal(error?.code, ErrorCodes.CONNECT,
+              `${context}: connect() must reject with code ${ErrorCodes.CONNECT}, not ${error?.code} (${error?.message})`);
+            assert.ok(String(error.message).includes(blocker), `${context}: the message names the file: ${error.message}`);
+          }
+          // Only an adapter that keeps nothing in files (the memory adapter) connects; it must then work.
+          if (connected) {
+            await adapter.inspectNamespace().catch((error) => {
+              assert.fail(`${context}: connect() resolved, and inspectNamespace() then failed instead of connect() `
+                + `rejecting with ${ErrorCodes.CONNECT}: ${error?.message}`);
+            });
+          }
+        } finally {
+          await adapter.close();
+        }
+      }
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  }, description.kind === 'embedded' ? false : 'a server adapter keeps no files of its own');
 
   add('resetNamespace creates an owned namespace whose marker round-trips', async ({ options }) => {
     await withAdapter(description, options, async (adapter) => {
