@@ -223,6 +223,24 @@ describe('runs from two client processes on SQLite', () => {
     }
   });
 
+  test('exactly one failed operation in a client process fails its step, with the error it sent', { timeout: 60_000 }, async () => {
+    const crud = getSuite('crud');
+    const config = { ops: [40], concurrency: [2], runs: 1, durable: false, stallTimeoutMs: 20_000, clients: 2 };
+    const dataset = await crud.prepare({ ops: config.ops, shape: 'uniform', seed: 1 });
+    // One update of a key never inserted: SQLite rejects it, the 39 others succeed.
+    dataset.updates[6] = { ...dataset.updates[6], _key: 'C999' };
+    const result = await runBenchmark({
+      suite: crud, description: sqlite, adapterOptions: options('clients_one_failed'), dataset, workloads: crud.workloads, config, command: 'test',
+    });
+    const update = result.workloads['update n=40 c=2'];
+    assert.deepEqual([update.status, update.valid], ['failed', false]);
+    assert.deepEqual(update.runs.map((r) => [r.valid, r.errors, r.failed, r.reason]), [[false, 1, 1, '1 operations failed']]);
+    assert.equal(update.failures.length, 1);
+    assert.match(update.failures[0].problem, /^error: sqlite: cannot update "C999" in collection crud: no document has that key$/);
+    assert.equal(result.workloads['get n=40 c=2'].status, 'passed');
+    assert.deepEqual(children(), [], 'no client process left');
+  });
+
   test('a client process killed in the second round fails that step and the round; the first round is kept', async () => {
     const crud = getSuite('crud');
     const config = { ops: [400], concurrency: [2, 4], runs: 1, durable: false, stallTimeoutMs: 20_000, clients: 2 };

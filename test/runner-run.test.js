@@ -458,3 +458,29 @@ test('runBenchmark refuses a shard of a suite that cannot be sharded; the refere
   });
   assert.deepEqual(given, [['double']]);
 });
+
+test('exactly one failed operation fails the run, closed loop or open loop, with its one example', async () => {
+  const { description } = fakeDb({ supports: ['once', 'double'] });
+  // Its check finds nothing wrong, as crud's delete check finds nothing wrong after a delete that rejected: the
+  // failed operation alone must fail the run.
+  const once = workload('once', async (adapter, n) => {
+    if (n === 3) throw new Error('no 3');
+    return 2 * n;
+  }, { check: async () => [] });
+  const closed = (await run(description, [once], { runs: 1 }).promise).workloads.once;
+  const suite = {
+    id: 'made-up', describeData: (data) => ({ id: data.id }), context: (data) => data,
+    rounds: () => [{
+      run: 1, label: 'round 1', concurrency: 1,
+      steps: [{ key: 'once', params: { rate: 2000 }, workload: once }, { key: 'double', params: { rate: 2000 }, workload: double }],
+    }],
+  };
+  const { workloads } = await runSuite(suite, description);
+  const open = workloads.once;
+  assert.equal(workloads.double.runs[0].openLoop.targetRate, 2000, 'the steps ran open loop');
+  for (const [loop, entry] of [['closed', closed], ['open', open]]) {
+    assert.deepEqual([entry.status, entry.valid, entry.summary], ['failed', false, null], loop);
+    assert.deepEqual(entry.runs.map((r) => [r.valid, r.errors, r.failed, r.reason, 'ms' in r]), [[false, 1, 1, '1 operations failed', false]], loop);
+    assert.deepEqual(entry.failures, [{ run: 1, input: '3', problem: 'error: no 3' }], loop);
+  }
+});
