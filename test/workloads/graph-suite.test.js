@@ -10,6 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ErrorCodes } from '../../core/errors.js';
 import { BATCH, COLLECTION, loadEdgeCollection } from '../../workloads/graph/load.js';
 import { graphSizes } from '../../workloads/graph/params.js';
+import { EdgeReference } from '../../workloads/graph/reference.js';
 import suite, { stepKey } from '../../workloads/graph/suite.js';
 import { WORKLOADS } from '../../workloads/graph/workloads.js';
 
@@ -80,25 +81,48 @@ test('one round per level and run, its steps keyed by the level only when there 
   const two = suite.rounds({ config: { concurrency: [1, 8], runs: 1 }, workloads });
   assert.deepEqual(two.map((r) => r.label), ['c=1 run 1/1', 'c=8 run 1/1']);
   assert.deepEqual(two[1].steps.map((s) => s.key), ['findEdge c=8', 'edgesOf c=8']);
-  // A round's setup puts back what earlier writes changed: an upserted pair's original weight, a new pair removed.
-  const calls = [];
-  const adapter = { graph: { upsertEdges: async (collection, batch) => calls.push(['upsert', collection, batch.length]), removeEdges: async (collection, batch) => calls.push(['remove', collection, batch.length]) } };
-  const reference = { findEdge: (source, target) => (source === 1 ? { source, target, weight: 9 } : null) };
+  // A round's setup checks the whole collection, then puts back what earlier writes changed (an upserted pair's
+  // original weight, a new pair removed) and checks it again; a collection as the edge list has it is left alone.
+  const reference = new EdgeReference({ length: 2, source: Int32Array.of(1, 2), target: Int32Array.of(2, 1), weight: Int32Array.of(9, 7) });
   const ctx = {
     reference,
     params: {
       upsertEdge: { edges: [{ source: 1, target: 2, weight: 5 }, { source: 3, target: 4, weight: 6 }] }, upsertEdges: { edges: [] }, removeEdge: { edges: [] }, removeEdges: { edges: [] },
     },
   };
-  await one[0].setup(adapter, ctx);
-  assert.deepEqual(calls, [['upsert', 'edges', 1], ['remove', 'edges', 1]]);
+  const calls = [];
+  const storeOf = (stored) => ({
+    graph: {
+      scan: async (collection, visit) => { calls.push(['scan', collection]); await visit(stored); },
+      upsertEdges: async (collection, batch) => calls.push(['upsert', collection, batch.length]),
+      removeEdges: async (collection, batch) => calls.push(['remove', collection, batch.length]),
+    },
+  });
+  await one[0].setup(storeOf([{ source: 2, target: 1, weight: 7 }, { source: 1, target: 2, weight: 9 }]), ctx);
+  assert.deepEqual(calls, [['scan', 'edges']], 'the edge list as it is: checked, nothing to put back');
+  calls.length = 0;
+  const written = storeOf([{ source: 2, target: 1, weight: 7 }, { source: 1, target: 2, weight: 5 }, { source: 3, target: 4, weight: 6 }]);
+  await assert.rejects(one[0].setup(written, ctx), { message: /after the earlier writes were undone: edge 1->2 holds weight 5, expected 9; edge 3->4 \(weight 6\) is stored, but is not in the edge list$/ });
+  assert.deepEqual(calls, [['scan', 'edges'], ['upsert', 'edges', 1], ['remove', 'edges', 1], ['scan', 'edges']], 'the writes put back, then checked again');
+  calls.length = 0;
+  await assert.rejects(one[0].setup(storeOf([{ source: 2, target: 1, weight: 8 }]), ctx),
+    { message: 'the edge collection differs from the edge list before the reads: edge 2->1 holds weight 8, expected 7; edge 1->2 (weight 9) is missing' });
+  assert.deepEqual(calls, [['scan', 'edges']], 'nothing is put back over damage the writes do not explain');
 });
+
+// Edge i of the made-up edge list: i -> i + 1, weight 1.
+function madeUpArrays(length) {
+  const source = Int32Array.from({ length }, (_, i) => i);
+  return { length, source, target: source.map((i) => i + 1), weight: new Int32Array(length).fill(1) };
+}
 
 // An edge list of `edges` edges read in batches of `batchSize` (a few milliseconds each), hashing to `hashes`.
 function madeUpEdges({ edges = 250_000, sha256 = 'right', hashes = sha256, read = edges } = {}) {
   const batchSizes = [];
   return {
     id: 'made-up', edges, sha256, file: '/data/edges.tsv', dir: '/data', batchSizes,
+    // The same edges as the reference the load checks the collection against.
+    loadEdges: async () => madeUpArrays(edges),
     async* readBatches({ batchSize = 1000, digest = null } = {}) {
       batchSizes.push(batchSize);
       for (let from = 0; from < read; from += batchSize) {
@@ -121,6 +145,11 @@ function madeUpStore({ marker = null, countOff = 0, diskUsage = true } = {}) {
       importEdges: async (collection, batch) => { store.calls.push(['import', collection, batch.length]); store.stored += batch.length; },
       index: async (collection) => { await sleep(15); store.calls.push(['index', collection]); },
       count: async () => store.stored + countOff,
+      // What it keeps: the made-up edge list's first `stored` edges.
+      scan: async (collection, visit) => {
+        const { length, source, target, weight } = madeUpArrays(store.stored);
+        await visit(Array.from({ length }, (_, i) => ({ source: source[i], target: target[i], weight: weight[i] })));
+      },
       ...(diskUsage ? { diskUsage: async (collection) => (collection === COLLECTION ? 4096 : -1) } : {}),
     },
   };
@@ -143,7 +172,8 @@ test('a load: the floor first, then batches of 100,000 hashed as they go, indexe
   assert.deepEqual(data.batchSizes, [1000, 100_000], 'the floor reads at its own batch size, the import at 100,000');
   assert.deepEqual(store.calls, [['create', 'edges'], ['import', 'edges', 100_000], ['import', 'edges', 100_000], ['import', 'edges', 50_000],
     ['index', 'edges'], ['marker', { graph: { id: 'made-up', edges: 250_000, sha256: 'right' } }]]);
-  assert.deepEqual(shown, [['log', 'reading and parsing /data/edges.tsv alone (the floor)'], ['bar', 'importing 250,000 edges', 250_000],
+  assert.match(shown.at(-1)[1], /^checked the whole edge collection against the edge list: 250,000 edges in \d+\.\d\d s$/);
+  assert.deepEqual(shown.slice(0, -1), [['log', 'reading and parsing /data/edges.tsv alone (the floor)'], ['bar', 'importing 250,000 edges', 250_000],
     ['update', 100_000], ['update', 200_000], ['update', 250_000], ['stop'], ['log', 'building the indexes']]);
   assert.deepEqual(Object.keys(result), ['reused', 'edges', 'ms', 'edgesMs', 'indexesMs', 'edgesPerSec', 'floor', 'floorMultiple', 'collectionBytes', 'sha256']);
   assert.equal(result.reused, false);
@@ -170,7 +200,8 @@ test('a load is reused while the marker records the same edge list and the count
   const progress = { log: (line) => lines.push(line), bar: () => null };
   assert.deepEqual(await load(store, madeUpEdges({ edges: 10 }), { progress }),
     { reused: true, edges: 10, ms: 0, collectionBytes: 4096, sha256: { edges: 'right' } });
-  assert.deepEqual(lines, ['reusing the edge collection: 10 edges, loaded before']);
+  assert.equal(lines.length, 1);
+  assert.match(lines[0], /^reusing the edge collection: 10 edges, loaded before, checked whole in \d+\.\d\d s$/);
   assert.deepEqual(store.calls, []);
   assert.equal((await load(store, madeUpEdges({ edges: 10 }), { reimport: true })).reused, false, '--reimport loads again');
   for (const [label, marker, stored] of [['another id', { ...identity, id: 'other' }, 10], ['another count', { ...identity, edges: 11 }, 10],
@@ -216,9 +247,10 @@ function clock(t, times) {
 }
 
 test('a load times the floor, the batches and the indexes from the clock: each figure exactly, a rate only over a time that passed', async (t) => {
-  const calls = clock(t, [1000, 1080, 2000, 2250.04, 2400.06]);
+  // The last two: the check of the whole collection, off the import's time.
+  const calls = clock(t, [1000, 1080, 2000, 2250.04, 2400.06, 2500, 2600]);
   const result = await load(madeUpStore(), madeUpEdges({ edges: 1000 }));
-  assert.equal(calls(), 5);
+  assert.equal(calls(), 7);
   mock.restoreAll();
   assert.deepEqual(result, {
     reused: false,
@@ -237,7 +269,7 @@ test('a load times the floor, the batches and the indexes from the clock: each f
 test('a load on a clock that stands still: 0 ms throughout, and no rate nor multiple of a time of 0', async (t) => {
   const calls = clock(t, [5000]);
   const result = await load(madeUpStore(), madeUpEdges({ edges: 1000 }));
-  assert.equal(calls(), 5);
+  assert.equal(calls(), 7);
   mock.restoreAll();
   assert.deepEqual(result, {
     reused: false, edges: 1000, ms: 0, edgesMs: 0, indexesMs: 0, edgesPerSec: null, floor: { ms: 0, edgesPerSec: null }, floorMultiple: null,
@@ -246,7 +278,7 @@ test('a load on a clock that stands still: 0 ms throughout, and no rate nor mult
 });
 
 test('a load whose floor took no time: its rate and multiple null, the import\'s rate still given', async (t) => {
-  clock(t, [1000, 1000, 2000, 2100, 2200]);
+  clock(t, [1000, 1000, 2000, 2100, 2200, 2300, 2400]);
   const result = await load(madeUpStore(), madeUpEdges({ edges: 1000 }));
   mock.restoreAll();
   assert.deepEqual([result.ms, result.edgesMs, result.indexesMs, result.edgesPerSec, result.floor, result.floorMultiple],

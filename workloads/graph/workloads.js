@@ -108,7 +108,8 @@ async function undo(adapter, collection, ctx, written) {
   await repairStore(adapter, collection, ctx.reference, differences);
   const after = await verifyStore(adapter, collection, ctx.reference);
   if (after.count > 0) {
-    throw new Error(`the edge collection could not be put back to the edge list after the writes: ${describeDifferences(after)}; load it again with --reimport`);
+    throw new Error(`after the writes the whole collection differed from the edge list (${describeDifferences({ differences, count: differences.length })}), `
+      + `and it could not be put back: ${describeDifferences(after)}; load it again with --reimport`);
   }
 }
 
