@@ -2,7 +2,12 @@
 // plan of rounds, each phase's check fed wrong answers, and a chained round that stops at a failed phase.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import duckdb from '../../adapters/duckdb/description.js';
 import memory from '../../adapters/memory/description.js';
+import sqlite from '../../adapters/sqlite/description.js';
 import { runBenchmark } from '../../runner/run.js';
 import { crudDocuments, crudKey } from '../../workloads/crud/documents.js';
 import crud, { stepKey } from '../../workloads/crud/suite.js';
@@ -129,6 +134,26 @@ describe('crud checks', () => {
     assert.deepEqual((await byName.delete.check(ctx, inputs, [], ghost)).map((f) => f.input), [inputs[1]]);
   });
 
+  test('delete: a get after the delete must answer exactly null; undefined, false, {} or [] is wrong', async () => {
+    const inputs = byName.delete.inputs(ctx, params);
+    for (const [answer, text] of [[undefined, 'undefined'], [false, 'false'], [{}, '{}'], [[], '[]'], [0, '0'], ['', '""']]) {
+      const almost = { readCollection: async () => [], getDocument: async (collection, key) => (key === inputs[2] ? answer : null) };
+      assert.deepEqual(await byName.delete.check(ctx, inputs, [], almost),
+        [{ input: inputs[2], problem: `a get after the delete returned ${text}` }], text);
+    }
+    // A collection read back as nothing at all is no empty collection.
+    const noCollection = { readCollection: async () => undefined, getDocument: async () => null };
+    assert.deepEqual(await byName.delete.check(ctx, inputs, [], noCollection),
+      [{ input: '5 deletes', problem: 'the collection still holds undefined' }]);
+  });
+
+  test('get: undefined for a stored key is wrong, as null is', () => {
+    const inputs = byName.get.inputs(ctx, params);
+    const answers = [...ctx.docs];
+    answers[1] = undefined;
+    assert.deepEqual(byName.get.check(ctx, inputs, answers), [{ input: inputs[1], problem: 'expected a document, got undefined' }]);
+  });
+
   test('the calls pass the collection, the key and the acknowledgement asked for', async () => {
     const calls = [];
     const adapter = {
@@ -149,6 +174,36 @@ describe('crud checks', () => {
       ['delete', COLLECTION, 'C1', { durable: true }],
     ]);
   });
+});
+
+describe('a get after a delete on the embedded adapters', () => {
+  const ctx = crudDocuments({ count: 6, shape: 'varied', seed: 4 });
+  const params = { ops: 6, concurrency: 1, durable: false };
+  const cases = [
+    ['memory', () => memory.create({ ...options, namespace: 'dbshootout_crud_null' })],
+    ['sqlite', (dir) => sqlite.create({ namespace: 'dbshootout', database: null, dataDir: dir, concurrency: 1 })],
+    ['duckdb', (dir) => duckdb.create({ namespace: 'dbshootout', database: path.join(dir, 'crud.duckdb'), concurrency: 1 })],
+  ];
+  for (const [name, create] of cases) {
+    test(`${name}: answers exactly null, and the delete check passes`, { timeout: 60_000 }, async () => {
+      const dir = mkdtempSync(path.join(os.tmpdir(), `bench-crud-null-${name}-`));
+      const adapter = create(dir);
+      await adapter.connect();
+      try {
+        await adapter.resetNamespace?.();
+        await adapter.createTempCollection(COLLECTION);
+        for (const doc of ctx.docs) await adapter.insertDocument(COLLECTION, doc, { durable: false });
+        const keys = byName.delete.inputs(ctx, params);
+        for (const key of keys) await adapter.deleteDocument(COLLECTION, key, { durable: false });
+        for (const key of [...keys, 'C404']) assert.strictEqual(await adapter.getDocument(COLLECTION, key), null, key);
+        assert.deepEqual(await byName.delete.check(ctx, keys, [], adapter), []);
+        await adapter.dropTempCollection(COLLECTION);
+      } finally {
+        await adapter.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
 });
 
 describe('crud through the runner (memory store)', async () => {
