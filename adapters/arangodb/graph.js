@@ -26,6 +26,9 @@ export const INDEXES = Object.freeze([
 // is an error (onDuplicate's default): the pairs of an edge list are distinct.
 const IMPORT_OPTIONS = Object.freeze({ waitForSync: false, complete: true, details: true });
 
+// Edges per page of scan().
+const SCAN_PAGE = 50_000;
+
 export const IMPORT_HEADER = Object.freeze(['_key', 'source', 'target', 'weight']);
 
 export const edgeKey = (source, target) => `${source}-${target}`;
@@ -51,6 +54,8 @@ const TALLY = 'RETURN { count: LENGTH(weights), weight: SUM(weights) }';
 
 export const QUERIES = Object.freeze({
   findEdge: `FOR e IN @@c FILTER e.source == @source AND e.target == @target LIMIT 1 RETURN ${EDGE('e')}`,
+  // A page of the whole collection along the primary index, after the key @after.
+  scan: 'FOR e IN @@c FILTER e._key > @after SORT e._key LIMIT @limit RETURN [e._key, e.source, e.target, e.weight]',
   // With no self-loops, no edge is both out of and into the vertex: each appears once.
   edgesOf: `FOR e IN UNION(${OUT(EDGE)}, ${IN(EDGE)}) RETURN e`,
   inEdges: `FOR i IN @@c FILTER i.target == @vertex RETURN ${EDGE('i')}`,
@@ -112,6 +117,22 @@ export function graphOperations(store) {
       const documents = figures?.documentsSize;
       const indexes = figures?.indexes?.size;
       return Number.isFinite(documents) && Number.isFinite(indexes) ? documents + indexes : null;
+    },
+    // Pages of SCAN_PAGE edges along the primary index; an absent collection holds none.
+    async scan(name, visit) {
+      let after = '';
+      for (;;) {
+        let rows;
+        try {
+          rows = await run('scan', name, { after, limit: SCAN_PAGE });
+        } catch (error) {
+          if (isArangoErrorNumber(error, ARANGO_ERRORS.collectionNotFound)) return;
+          throw error;
+        }
+        if (rows.length > 0) await visit(rows.map(([, source, target, weight]) => ({ source, target, weight })));
+        if (rows.length < SCAN_PAGE) return;
+        after = rows.at(-1)[0];
+      }
     },
     async findEdge(name, source, target) {
       return (await run('findEdge', name, { source, target }))[0] ?? null;

@@ -14,6 +14,8 @@ import { firstColumn, toCount } from './documents.js';
 
 // DuckDB's vector size: a data chunk holds at most this many rows.
 const CHUNK_ROWS = 2048;
+// Edges per batch of scan().
+const SCAN_BATCH = 10_000;
 const COLUMNS = 'source, target, weight';
 const UPSERT = 'ON CONFLICT (source, target) DO UPDATE SET weight = excluded.weight';
 
@@ -39,6 +41,7 @@ export function graphStatements(table) {
     count: `SELECT count(*) FROM ${table}`,
     drop: `DROP TABLE IF EXISTS ${table}`,
     findEdge: `SELECT ${COLUMNS} FROM ${table} WHERE source = $1 AND target = $2`,
+    scan: `SELECT ${COLUMNS} FROM ${table}`,
     // No self-loops, so the two halves never return the same edge.
     edgesOf: both(COLUMNS),
     inEdges: `SELECT ${COLUMNS} FROM ${table} WHERE target = $1`,
@@ -104,6 +107,14 @@ export function graphOperations(store) {
     },
     async drop(name) {
       await ddl([sql(name).drop]);
+    },
+    // One query over the whole table (a column scan), handed over in batches of SCAN_BATCH.
+    async scan(name, visit) {
+      const statements = sql(name);
+      const [exists] = firstColumn(await store.read(statements.exists, [statements.table]));
+      if (toCount(exists) === 0) return;
+      const edges = (await store.read(statements.scan)).getRowObjectsJS();
+      for (let from = 0; from < edges.length; from += SCAN_BATCH) await visit(edges.slice(from, from + SCAN_BATCH));
     },
     async findEdge(name, source, target) {
       const [edge] = (await store.read(sql(name).findEdge, [source, target])).getRowObjectsJS();

@@ -13,6 +13,8 @@ export const INDEXES = Object.freeze([
   { name: 'target_source', key: { target: 1, source: 1 } },
 ].map((index) => Object.freeze(index)));
 
+// Edges per batch of scan().
+const SCAN_BATCH = 10_000;
 // An edge as the contract has it: the stored document without `_id`.
 export const EDGE_PROJECTION = Object.freeze({ _id: 0, source: 1, target: 1, weight: 1 });
 
@@ -91,6 +93,19 @@ export function graphOperations(store) {
       const [stats] = await aggregate(name, [{ $collStats: { storageStats: {} } }]);
       const { storageSize, totalIndexSize } = stats?.storageStats ?? {};
       return Number.isFinite(storageSize) && Number.isFinite(totalIndexSize) ? storageSize + totalIndexSize : null;
+    },
+    // One cursor over the whole collection (a collection scan), handed over in batches of SCAN_BATCH; an absent
+    // collection yields nothing.
+    async scan(name, visit) {
+      let batch = [];
+      for await (const edge of store.collection(name).find({}, { projection: EDGE_PROJECTION, batchSize: SCAN_BATCH })) {
+        batch.push(edge);
+        if (batch.length === SCAN_BATCH) {
+          await visit(batch);
+          batch = [];
+        }
+      }
+      if (batch.length > 0) await visit(batch);
     },
     async findEdge(name, source, target) {
       return store.collection(name).findOne({ source, target }, { projection: EDGE_PROJECTION });

@@ -14,6 +14,8 @@
 import { LoadStream, insertBatch } from './bulk.js';
 
 const ER_NO_SUCH_TABLE = 'ER_NO_SUCH_TABLE';
+// Edges per page of scan().
+const SCAN_PAGE = 50_000;
 const COLUMNS = ['source', 'target', 'weight'];
 const EDGE = COLUMNS.join(', ');
 
@@ -30,6 +32,8 @@ export function graphStatements(table) {
     analyze: `ANALYZE TABLE ${table}`,
     count: `SELECT COUNT(*) FROM ${table}`,
     findEdge: `SELECT weight FROM ${table} WHERE source = ? AND target = ?`,
+    // A page of the whole collection along the primary key (InnoDB's clustered index), after the pair (?, ?).
+    scan: `SELECT ${EDGE} FROM ${table} WHERE source > ? OR (source = ? AND target > ?) ORDER BY source, target LIMIT ?`,
     // No self-loops: an edge is in one branch only.
     edgesOf: `SELECT ${EDGE} FROM ${table} WHERE source = ? UNION ALL SELECT ${EDGE} FROM ${table} WHERE target = ?`,
     inEdges: `SELECT ${EDGE} FROM ${table} WHERE target = ?`,
@@ -163,6 +167,23 @@ export function graphOperations(store) {
         rowsAsArray: true,
       });
       return Number(row[0]);
+    },
+
+    // Pages of SCAN_PAGE edges along the primary key; an absent table holds none.
+    async scan(name, visit) {
+      let after = [-1, -1];
+      for (;;) {
+        let rows;
+        try {
+          [rows] = await store.query({ sql: sql(name).scan, rowsAsArray: true }, [after[0], after[0], after[1], SCAN_PAGE]);
+        } catch (error) {
+          if (error.code === ER_NO_SUCH_TABLE) return;
+          throw error;
+        }
+        if (rows.length > 0) await visit(rows.map(toEdge));
+        if (rows.length < SCAN_PAGE) return;
+        after = rows.at(-1).slice(0, 2);
+      }
     },
 
     async findEdge(name, source, target) {

@@ -13,6 +13,8 @@ import { quote } from './schema.js';
 
 // Seconds to wait for the vertex constraint's index to come online after the load.
 const INDEX_ONLINE_TIMEOUT_S = 600;
+// Vertices per page of scan().
+const SCAN_VERTICES = 5000;
 // Bolt sends a JavaScript number as a FLOAT. A single id is bound as an INTEGER, the type the constraint's index
 // holds; lists of ids and weights go as FLOATs (cheaper to encode than an Integer object per value) and become
 // INTEGERs in the query (toInteger()).
@@ -52,6 +54,10 @@ export function graphStatements({ L, T, keyConstraint }) {
     // The count store answers a count of one relationship type.
     count: `MATCH ()-[r:${T}]->() RETURN count(r)`,
     findEdge: `MATCH ${vertex('source')}-[r:${T}]->${vertex('target')} RETURN r.weight`,
+    // A page of the whole collection: the next $limit vertices by id (a range seek of the key's index), each with
+    // its out-edges as [target, weight]; a vertex without out-edges still takes a row, so the pages stay bounded.
+    scan: `MATCH (v:${L}) WHERE v.id > $after WITH v ORDER BY v.id LIMIT $limit
+      RETURN v.id, [(v)-[r:${T}]->(o) | [o.id, r.weight]]`,
     // Each direction as a list of [other end, weight] in one record; no self-loops, so no edge is in both.
     edgesOf: `MATCH (v:${L} {id: $vertex})
       RETURN [(v)-[r:${T}]->(o) | [o.id, r.weight]], [(v)<-[r:${T}]-(o) | [o.id, r.weight]]`,
@@ -166,6 +172,22 @@ export function graphOperations(store) {
       await deleteRelationships(store.write, type);
       await deleteNodes(store.write, label);
       await dropSchema(store.write, { constraints: [keyConstraint], indexes: [] });
+    },
+
+    // Pages of SCAN_VERTICES vertices in the order of their ids, each page one read.
+    async scan(name, visit) {
+      let after = -1;
+      for (;;) {
+        const records = await store.read(collection(name).cypher.scan, { after: int(after), limit: int(SCAN_VERTICES) });
+        const batch = [];
+        for (const record of records) {
+          const source = record.get(0);
+          for (const [target, weight] of record.get(1)) batch.push(toEdge(source, target, weight));
+          after = source;
+        }
+        if (batch.length > 0) await visit(batch);
+        if (records.length < SCAN_VERTICES) return;
+      }
     },
 
     async findEdge(name, source, target) {

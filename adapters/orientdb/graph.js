@@ -24,6 +24,8 @@ const UPDATES_PER_SCRIPT = 100;
 // A script's transaction is run again up to this many times when another one changed the same vertex first
 // (OrientDB's optimistic concurrency: a concurrent modification of a vertex's link bag).
 const COMMIT_RETRIES = 10;
+// Edges per batch of scan().
+const SCAN_BATCH = 10_000;
 
 export function graphNames(label, name) {
   const edge = tempClass(label, `g_${name}`);
@@ -56,6 +58,8 @@ export function graphStatements({ edge, vertex, out, in: inn, idIndex, pairIndex
     `,
     exists: 'SELECT count(*) AS count FROM (SELECT expand(classes) FROM metadata:schema) WHERE name = :name',
     count: `SELECT count(*) AS count FROM ${edge}`,
+    // Every edge record with its ends' ids, for the suite's check of the whole collection.
+    scan: `SELECT out.id AS source, in.id AS target, weight FROM ${edge}`,
     // Each end's vertex from the id index, once, then the edge from the (out, in) index.
     findEdge: `SELECT weight FROM ${edge} WHERE out IN ${byId('source')} AND in IN ${byId('target')}`,
     edgesOf: `SELECT out.id AS source, in.id AS target, weight FROM ${edgesOf('bothE')}`,
@@ -210,6 +214,17 @@ export function graphOperations(store) {
     async drop(name) {
       loads.delete(name);
       await store.script(collection(name).sql.drop);
+    },
+
+    // One query (the driver fetches its rows in pages), handed over in batches of SCAN_BATCH.
+    async scan(name, visit) {
+      const { names, sql } = collection(name);
+      const [{ count }] = await store.query(sql.exists, { name: names.edge });
+      if (count === 0) return;
+      const rows = await store.query(sql.scan);
+      for (let from = 0; from < rows.length; from += SCAN_BATCH) {
+        await visit(rows.slice(from, from + SCAN_BATCH).map(({ source, target, weight }) => ({ source, target, weight })));
+      }
     },
 
     async findEdge(name, source, target) {

@@ -1,7 +1,7 @@
 // Conformance cases of the graph suite: a small weighted edge list (a hub, reciprocal pairs, a vertex with only
 // in-edges, the largest ids and weights a 32-bit integer holds, so sums pass 2^31) loaded through the adapter's
-// bulk path in two batches and counted; every read operation on every vertex, and on an absent one, checked
-// against the reference with the suite's own checks; each write and its read-back; a second load replacing a
+// bulk path in two batches, counted and handed back whole by scan; every read operation on every vertex, and on an
+// absent one, checked against the reference with the suite's own checks; each write and its read-back; a second load replacing a
 // leftover collection; the drop. suite.js includes them; it passes in its helpers.
 import assert from 'node:assert/strict';
 import { createRandom } from '../../datasets/random.js';
@@ -36,6 +36,7 @@ function fixtureEdges() {
 
 const EDGES = fixtureEdges();
 const reference = new EdgeReference(EDGES);
+const EDGES_LIST = Array.from({ length: EDGES.length }, (_, i) => reference.edge(i));
 // Every vertex, one absent (99), one that has only in-edges (6).
 const VERTICES = [...reference.vertices(), 99];
 
@@ -89,6 +90,21 @@ export function graphCases(description, { withAdapter }) {
       assert.equal(await adapter.graph.count(COLLECTION), 20);
       await load(adapter, EDGES);
       assert.equal(await adapter.graph.count(COLLECTION), EDGES.length, 'the second load replaced the first');
+    });
+  });
+
+  add('graph: scan hands over every stored edge once, in batches, and nothing of an absent collection', async ({ options }) => {
+    await withAdapter(description, options, async (adapter) => {
+      const batches = [];
+      await adapter.graph.scan(COLLECTION, async (batch) => {
+        batches.push(batch);
+      });
+      assert.ok(batches.every((batch) => Array.isArray(batch) && batch.length > 0), 'each batch an array of edges, none empty');
+      const problem = edgeListProblem(EDGES_LIST, batches.flat());
+      assert.equal(problem, null, `scan: ${problem}`);
+      const absent = [];
+      await adapter.graph.scan('conformance_absent', async (batch) => { absent.push(batch); });
+      assert.deepEqual(absent, [], 'an absent collection holds no edge');
     });
   });
 
