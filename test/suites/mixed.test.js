@@ -491,6 +491,22 @@ describe('the consistency rule', () => {
     assert.match(present[0].problem, /holds .* at the end; one of its last writes left absence \(operation 0 \(delete\)\)/);
   });
 
+  test('absence is exactly null: undefined, false, {} or 0 after a delete, before an insert or for a key never written fails', () => {
+    const c2 = doc('C2', 5);
+    for (const got of [undefined, false, {}, 0]) {
+      const text = String(JSON.stringify(got));
+      for (const [rows, final, key] of [
+        [[[DELETE, 'C1', null, 10, 20], [READ, 'C1', got, 25, 30]], [], 'C1'],
+        [[[INSERT, 'C2', c2, 10, 20], [READ, 'C2', got, 0, 5]], [loaded, c2], 'C2'],
+        [[[READ, 'C9', got, 0, 1]], [loaded], 'C9'],
+      ]) {
+        const failures = check(rows, final);
+        assert.deepEqual(failures.map((f) => f.input), [`operation ${rows.length - 1} (get ${key})`], `${key}: ${text}`);
+        assert.match(failures[0].problem, /a value never written to this key/, `${key}: ${text}`);
+      }
+    }
+  });
+
   test('the final state must be one of the last writes of each key', () => {
     const a = doc('C1', 2);
     const b = doc('C1', 3);
