@@ -164,6 +164,26 @@ test('a loaded collection is reused while the marker and its count agree, and lo
   });
 });
 
+test('a collection that lost a document or holds one more is named with its count before it is loaded again', async () => {
+  await withMemory('load_count', async (adapter) => {
+    const lines = [];
+    const progress = { log: (line) => lines.push(line), bar: () => null };
+    const load = () => loadQueryCollections({ adapter, description: memory, options: options('load_count'), sizes: ['1k'], reimport: false, progress });
+    await load();
+    lines.length = 0;
+    await adapter.importQueryDocuments('values1k', [queryDocument(5000)]);
+    assert.equal((await load()).collections['1k'].reused, false);
+    assert.equal(lines[0], 'values1k holds 1,001 documents of 1,000: loading it again');
+    // A lost document: the collection made again from 999 of its documents.
+    lines.length = 0;
+    await adapter.createQueryCollection('values1k');
+    await adapter.importQueryDocuments('values1k', Array.from({ length: 999 }, (_, i) => queryDocument(i)));
+    assert.equal((await load()).collections['1k'].reused, false);
+    assert.equal(lines[0], 'values1k holds 999 documents of 1,000: loading it again');
+    assert.equal(await adapter.countQueryDocuments('values1k'), 1000);
+  });
+});
+
 test('a load into a namespace the harness does not own is refused', async () => {
   await memory.testSupport.plantForeign(options('foreign'));
   await withMemory('foreign', async (adapter) => {

@@ -1,6 +1,7 @@
 // Loading the queries suite's collections: per size, one collection in the namespace, filled through the
 // adapter's bulk path in batches, indexed, counted. A collection the namespace's marker records for the same
-// documents (count, groups, generation) and whose count still matches is reused; any other is loaded again.
+// documents (count, groups, generation) and whose count still matches is reused; any other is loaded again, one
+// whose count differs after saying so.
 import { BenchError, ErrorCodes } from '../../core/errors.js';
 import { claimNamespace } from '../../import/import.js';
 import { GENERATION, GROUPS, SIZES, collectionName, queryDocuments } from './data.js';
@@ -53,10 +54,14 @@ export async function loadQueryCollections({ adapter, description, options, size
     const documents = SIZES[size];
     const marker = await storedMarker(adapter);
     const wanted = identity(documents);
-    if (!reimport && sameIdentity(marker.queries?.[name], wanted) && await adapter.countQueryDocuments(name) === documents) {
-      progress?.log(`reusing ${name}: ${documents.toLocaleString('en-US')} documents, loaded before`);
-      collections[size] = { documents, reused: true };
-      continue;
+    if (!reimport && sameIdentity(marker.queries?.[name], wanted)) {
+      const count = await adapter.countQueryDocuments(name);
+      if (count === documents) {
+        progress?.log(`reusing ${name}: ${documents.toLocaleString('en-US')} documents, loaded before`);
+        collections[size] = { documents, reused: true };
+        continue;
+      }
+      progress?.log(`${name} holds ${count.toLocaleString('en-US')} documents of ${documents.toLocaleString('en-US')}: loading it again`);
     }
     // The marker forgets the collection first, so that a load that stops half way is never taken for a whole one.
     const { [name]: previous, ...others } = marker.queries ?? {};
