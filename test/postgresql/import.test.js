@@ -1,18 +1,32 @@
 // The bulk import streams each phase through COPYs that stay open across batches (copy.js CopyStream). These
 // tests watch the server's own view of them (pg_stat_activity) and the failures a stream can meet. Runs against
-// the local server of `bench server start postgresql`.
+// the local server of `bench server start postgresql`. Every statement of the observing session is bounded by
+// the server too (statement_timeout, lock_timeout): why, in ../helpers/streamed-import.js.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
 import pg from 'pg';
 import postgresql from '../../adapters/postgresql/description.js';
 import { ErrorCodes } from '../../core/errors.js';
 import { serverTarget } from '../helpers/servers.js';
-import { profiles, streamedImportTests } from '../helpers/streamed-import.js';
+import { OBSERVE_MS, TEST_MS, profiles, streamedImportTests, within } from '../helpers/streamed-import.js';
 
 const NAMESPACE = 'dbshootout_pgtest_import';
 const { options, skip } = serverTarget(postgresql, { namespace: NAMESPACE });
+// The observing session's own bound: below the helper's deadline, so the server's error comes first.
+const STATEMENT_MS = 10_000;
 
-describe('postgresql streamed import', { skip }, () => {
+// A session whose every statement the server ends after STATEMENT_MS.
+async function openObserver() {
+  const client = new pg.Client({
+    host: options.host, port: options.port, user: options.user, database: options.database,
+    statement_timeout: STATEMENT_MS, lock_timeout: STATEMENT_MS,
+  });
+  client.on('error', () => {});
+  await client.connect();
+  return client;
+}
+
+describe('postgresql streamed import', { skip, timeout: 10 * TEST_MS }, () => {
   let admin;
   let adapters = [];
 
@@ -33,28 +47,55 @@ describe('postgresql streamed import', { skip }, () => {
     return rows.map(([pid]) => pid);
   }
 
-  async function profileCount() {
-    return Number((await admin.query(`SELECT count(*) FROM "${NAMESPACE}".profiles`)).rows[0].count);
-  }
+  const watch = {
+    loading: copyBackends,
+    // Those that have stored a row and wait for the client.
+    async waiting() {
+      const { rows } = await admin.query({
+        text: `SELECT a.pid FROM pg_stat_activity AS a JOIN pg_stat_progress_copy AS c ON c.pid = a.pid
+               WHERE a.state = 'active' AND a.query LIKE 'COPY %' AND a.query LIKE $1
+                 AND c.tuples_processed > 0 AND a.wait_event = 'ClientRead' ORDER BY a.pid`,
+        values: [`%${NAMESPACE}%`],
+        rowMode: 'array',
+      });
+      return rows.map(([pid]) => pid);
+    },
+    async profileCount() {
+      return Number((await admin.query(`SELECT count(*) FROM "${NAMESPACE}".profiles`)).rows[0].count);
+    },
+    async sessions() {
+      const client = await openObserver();
+      try {
+        const { rows } = await client.query(`SELECT pid, state, wait_event_type, wait_event, now() - query_start AS running,
+          left(query, 120) AS query FROM pg_stat_activity WHERE backend_type = 'client backend' ORDER BY pid`);
+        return rows.map((row) => JSON.stringify(row)).join('\n');
+      } finally {
+        await client.end().catch(() => {});
+      }
+    },
+    async abandon() {
+      admin.connection.stream.destroy();
+      admin = await openObserver();
+    },
+  };
 
   before(async () => {
-    admin = new pg.Client({ host: options.host, port: options.port, user: options.user, database: options.database });
-    await admin.connect();
+    admin = await openObserver();
   });
 
   afterEach(async () => {
-    for (const adapter of adapters) await adapter.close();
+    for (const adapter of adapters) await within(OBSERVE_MS, 'closing an adapter', () => adapter.close());
     adapters = [];
     await admin.query(`DROP SCHEMA IF EXISTS "${NAMESPACE}" CASCADE`);
-  });
+  }, { timeout: 3 * OBSERVE_MS });
 
   after(async () => {
-    await admin.end();
-  });
+    await within(OBSERVE_MS, 'closing the observing session', () => admin.end()).catch(() => admin.connection.stream.destroy());
+  }, { timeout: 2 * OBSERVE_MS });
 
-  streamedImportTests({ open, loading: copyBackends, profileCount });
+  streamedImportTests({ open, watch });
 
-  test('a row the server rejects fails the flush with the table and the reason, and the adapter goes on', async () => {
+  test('a row the server rejects fails the flush with the table and the reason, and the adapter goes on', { timeout: TEST_MS }, async () => {
     const db = await open();
     await db.resetNamespace();
     // jsonb cannot hold U+0000, so the server refuses this document while the stream is open.
@@ -75,7 +116,7 @@ describe('postgresql streamed import', { skip }, () => {
   // VACUUM ran, so pages are all-visible as far as the server allows; how far is not asserted: any snapshot older
   // than the import's commit, held by any session of the database at that moment (an autovacuum ANALYZE of another
   // test's table), keeps VACUUM from setting the visibility map.
-  test('createIndexes() leaves the key, both covering relation indexes without deduplication, and both tables vacuumed and analyzed', async () => {
+  test('createIndexes() leaves the key, both covering relation indexes without deduplication, and both tables vacuumed and analyzed', { timeout: TEST_MS }, async () => {
     const db = await open();
     await db.resetNamespace();
     await db.importProfiles(profiles(1, 201));
@@ -102,7 +143,7 @@ describe('postgresql streamed import', { skip }, () => {
     ]);
   });
 
-  test('a row the model refuses fails the call before anything is sent', async () => {
+  test('a row the model refuses fails the call before anything is sent', { timeout: TEST_MS }, async () => {
     const db = await open();
     await db.resetNamespace();
     await assert.rejects(db.importProfiles([{ _key: 'P1', AGE: 1n }]), /BigInt/);
