@@ -157,6 +157,7 @@ await yargs(hideBin(process.argv))
       port: { type: 'number', describe: 'port to listen on (start)', defaultDescription: 'postgresql 55432, mariadb 53306, neo4j 57687, orientdb 52424, pouchdb 55984' },
       version: { type: 'string', describe: 'neo4j, orientdb: the release to install or start, any on Maven Central (org.neo4j:neo4j, com.orientechnologies:orientdb-community); each release has a directory of its own under <cache-dir>/servers/<family>/. One server of a family runs at a time per --cache-dir: stop it before starting another release, or start that one with another --cache-dir and --port', defaultDescription: 'install: neo4j 5.26.30, orientdb 3.2.25; start: the release a server left unstopped last ran (a crash), else that default' },
       'java-home': { type: 'string', describe: 'neo4j, orientdb: the JDK to start the server with', defaultDescription: '$BENCH_JAVA_HOME, else the lowest Java under /usr/lib/jvm or on PATH that the release needs (Neo4j 5: 17, 2025.x: 21; OrientDB 3: 8)' },
+      activity: { type: 'boolean', describe: 'status: also what the server is doing now (MariaDB: the process list, InnoDB\'s transactions and semaphores; PostgreSQL: pg_stat_activity and the locks waited on; Neo4j: its transactions; PouchDB: its active tasks), each query bounded to 10 s' },
       'cache-dir': datasetOptions['cache-dir'],
       ...quietOption,
     })
@@ -166,7 +167,8 @@ await yargs(hideBin(process.argv))
     .example('$0 server start postgresql,mariadb,neo4j', 'three servers, each on its default port')
     .example('$0 server install neo4j --version 5.24.2', 'a second Neo4j release beside the default one')
     .example('$0 server start neo4j --version 5.24.2 --cache-dir /tmp/v --port 57700', 'that release, apart from a Neo4j running in the default cache')
-    .example('$0 server status neo4j', 'the release running, with its Java, and the releases installed'), command(serverCommand))
+    .example('$0 server status neo4j', 'the release running, with its Java, and the releases installed')
+    .example('$0 server status mariadb --activity', 'what each of its sessions is running and waiting on'), command(serverCommand))
   .command('crash', 'kill a local database under write load, start it again and count the acknowledged writes it lost, per write mode, against what its adapter claims (a process crash, not a power loss)', (y) => y
     .options({
       ...dbOption,

@@ -1,6 +1,7 @@
 import { loadAdapter } from '../adapters/index.js';
 import { usageError } from '../core/errors.js';
 import { defaultCacheDir } from '../core/paths.js';
+import { serverActivity } from '../server/activity.js';
 import { installServer, serverFamily, serverReleases, serverStatus, startServer, stopServer } from '../server/index.js';
 import { SUITES, isSupported } from '../workloads/index.js';
 import { formatError } from './errors.js';
@@ -37,6 +38,7 @@ async function runHint(id) {
 export async function serverCommand(argv, { stdout = process.stdout } = {}) {
   if (argv.version !== undefined && !['install', 'start'].includes(argv.action)) throw usageError('--version applies to install and start');
   if (argv['java-home'] !== undefined && argv.action !== 'start') throw usageError('--java-home applies to start');
+  if (argv.activity && argv.action !== 'status') throw usageError('--activity applies to status');
   const families = String(argv.family).split(',').map((name) => name.trim());
   const servers = families.map((name) => serverFamily(name));
   if (servers.length === 1) return familyCommand(servers[0], argv, { stdout });
@@ -91,6 +93,7 @@ async function familyCommand(server, argv, { stdout }) {
       write(state ? `${server.name} is running: ${describe(state)}` : `${server.name} is not running`);
       const installed = installedLine(server, serverReleases(server, { cacheDir }));
       if (installed) write(installed);
+      if (state && argv.activity) for (const line of await serverActivity(server.family, state)) write(line);
       return state ? ExitCodes.OK : ExitCodes.FAILED;
     }
   }

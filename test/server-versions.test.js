@@ -225,6 +225,7 @@ describe('bench server on the command line', () => {
       [['stop', 'neo4j', '--version', '5.24.2'], 'error: --version applies to install and start'],
       [['install', 'neo4j,orientdb', '--version', '5.24.2'], 'error: --version names one version, but 2 servers were named'],
       [['status', 'neo4j', '--java-home', '/usr'], 'error: --java-home applies to start'],
+      [['start', 'neo4j', '--activity'], 'error: --activity applies to status'],
     ]) {
       const { code, stderr } = await spawnBench(['server', ...args, '--cache-dir', cacheDir, '--quiet']);
       assert.equal(code, 2, `${args.join(' ')}: ${stderr}`);

@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+// `npm test`: every test file (or the files named on the command line), one file at a time, each test bounded in
+// time, under a watchdog (test/watchdog.js) that ends a run which has stopped making progress and prints why.
+//   BENCH_TEST_TIMEOUT_S  the longest one test may take (300); Node.js 20 applies it to each file as a whole,
+//                         so there the bound is BENCH_TEST_FILE_TIMEOUT_S (1500) per file instead
+//   BENCH_TEST_STALL_S    the longest time without a line of output before the watchdog ends the run (600)
+//   BENCH_TEST_BUDGET_S   the longest the whole run may last (none unless set; CI sets it)
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defaultCacheDir } from '../core/paths.js';
+import { runWatched } from './watchdog.js';
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+
+function seconds(name, fallback) {
+  const text = process.env[name];
+  if (text === undefined || text === '') return fallback;
+  const value = Number(text);
+  if (!Number.isFinite(value) || value <= 0) {
+    process.stderr.write(`${name} must be a positive number of seconds, not "${text}"\n`);
+    process.exit(2);
+  }
+  return value;
+}
+
+function testFiles(dir) {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.test.js'))
+    .map((entry) => path.relative(root, path.join(entry.parentPath ?? entry.path, entry.name)))
+    .sort();
+}
+
+// Node.js 22 and later bound each test with --test-timeout; Node.js 20 bounds each file's whole run with it.
+const perTest = Number(process.versions.node.split('.')[0]) >= 22;
+const timeoutS = perTest ? seconds('BENCH_TEST_TIMEOUT_S', 300) : seconds('BENCH_TEST_FILE_TIMEOUT_S', 1500);
+const files = process.argv.length > 2 ? process.argv.slice(2) : testFiles(path.join(root, 'test'));
+
+const code = await runWatched({
+  command: process.execPath,
+  args: [
+    '--test', '--test-concurrency=1', `--test-timeout=${timeoutS * 1000}`, '--test-force-exit',
+    '--test-reporter=tap', '--test-reporter-destination=stdout',
+    '--test-reporter=./test/reporters/failures.js', '--test-reporter-destination=stdout',
+    ...files,
+  ],
+  stallMs: seconds('BENCH_TEST_STALL_S', 600) * 1000,
+  budgetMs: process.env.BENCH_TEST_BUDGET_S ? seconds('BENCH_TEST_BUDGET_S') * 1000 : 0,
+  cacheDir: defaultCacheDir(),
+});
+process.exitCode = code;
