@@ -2,6 +2,7 @@
 // API or one AQL query, executed by the server.
 import { CollectionType } from 'arangojs/collections';
 import { BenchError, ErrorCodes } from '../../core/errors.js';
+import { InFlight, OPERATION_METHODS } from '../in-flight.js';
 import {
   ARANGO_ERRORS, REPORTED_OPTIONS, createDatabaseRefusal, isArangoErrorNumber, openConnection,
 } from './connection.js';
@@ -47,6 +48,9 @@ export class ArangoAdapter {
     all: (query) => this.#all(query),
   };
 
+  // The operations in flight, which close() lets finish (../in-flight.js).
+  #inFlight = new InFlight();
+
   constructor(options) {
     this.#options = options;
     this.#name = databaseName(options.namespace);
@@ -58,6 +62,8 @@ export class ArangoAdapter {
       drop: (name) => this.#dropCollection(graphCollectionName(name)),
       all: (query) => this.#all(query),
     });
+    this.#inFlight.wrap(this, OPERATION_METHODS);
+    this.#inFlight.wrap(this.graph);
   }
 
   async connect() {
@@ -68,6 +74,7 @@ export class ArangoAdapter {
   }
 
   async close() {
+    await this.#inFlight.settled();
     const connection = this.#connection;
     this.#connection = null;
     this.#home = null;

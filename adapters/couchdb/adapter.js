@@ -3,6 +3,7 @@
 // operations and the queries suite's cases CouchDB can express (queries.js): CouchDB has no graph queries, so
 // none of the social suite's operations, nor its import.
 import { BenchError, ErrorCodes } from '../../core/errors.js';
+import { InFlight, OPERATION_METHODS } from '../in-flight.js';
 import { openConnection } from './connection.js';
 import * as crud from './crud.js';
 import { fromStored } from './documents.js';
@@ -24,6 +25,9 @@ export class CouchAdapter {
   // destroys it with the others.
   #queryStore;
 
+  // The operations in flight, which close() lets finish (../in-flight.js).
+  #inFlight = new InFlight();
+
   constructor(options) {
     this.#options = options;
     this.#store = {
@@ -37,6 +41,7 @@ export class CouchAdapter {
       create: (name) => this.#client().db.create(queryName(name)),
       drop: (name) => this.#dropDatabase(queryName(name)),
     };
+    this.#inFlight.wrap(this, OPERATION_METHODS);
   }
 
   async connect() {
@@ -46,6 +51,7 @@ export class CouchAdapter {
   }
 
   async close() {
+    await this.#inFlight.settled();
     const connection = this.#connection;
     this.#connection = null;
     await connection?.close();

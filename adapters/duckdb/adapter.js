@@ -2,6 +2,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { DuckDBDataChunkWriter } from '@duckdb/node-api';
 import { BenchError, ErrorCodes } from '../../core/errors.js';
+import { InFlight, OPERATION_METHODS } from '../in-flight.js';
 import { deleteDocument, getDocument, insertDocument, updateDocument } from './crud.js';
 import { firstColumn, rowsToDocuments, toCount } from './documents.js';
 import { graphOperations } from './graph.js';
@@ -49,6 +50,9 @@ export class DuckdbAdapter {
     use: (work) => this.#connected.use(work),
   };
 
+  // The operations in flight, which close() lets finish (../in-flight.js).
+  #inFlight = new InFlight();
+
   constructor(options) {
     this.#tables = namespaceTables(options.namespace);
     this.#file = databaseFile(options);
@@ -62,6 +66,8 @@ export class DuckdbAdapter {
       write: (sql, values) => this.#write(sql, values),
       use: (work) => this.#connected.use(work),
     });
+    this.#inFlight.wrap(this, OPERATION_METHODS);
+    this.#inFlight.wrap(this.graph);
   }
 
   async connect() {
@@ -70,6 +76,8 @@ export class DuckdbAdapter {
   }
 
   async close() {
+    // The pool interrupts what still runs after the wait (a stalled operation): it frees no handle under it.
+    await this.#inFlight.settled();
     await this.#pool?.close();
   }
 

@@ -2,6 +2,7 @@
 // neighbourhoods as one query or aggregation each, and the shortest path as server-side queries driven level by
 // level from here (shortest-path.js); the graph suite's edge collections in graph.js.
 import { BenchError, ErrorCodes } from '../../core/errors.js';
+import { InFlight, OPERATION_METHODS } from '../in-flight.js';
 import { journaledWrite, openClient } from './connection.js';
 import { deleteDocument, getDocument, insertDocument, updateDocument } from './crud.js';
 import { ageHistogram, fromStored, toStored, toStoredRelation } from './documents.js';
@@ -38,6 +39,9 @@ export class MongoAdapter {
     create: (name) => this.#db.createCollection(queryCollectionName(this.#database, name)),
   };
 
+  // The operations in flight, which close() lets finish (../in-flight.js).
+  #inFlight = new InFlight();
+
   constructor(options) {
     this.#options = options;
     this.#database = databaseName(options.namespace);
@@ -47,6 +51,8 @@ export class MongoAdapter {
       collection: (name) => this.#db.collection(edgeCollection(name)),
       create: (name) => this.#db.createCollection(edgeCollection(name)),
     });
+    this.#inFlight.wrap(this, OPERATION_METHODS);
+    this.#inFlight.wrap(this.graph);
   }
 
   async connect() {
@@ -67,6 +73,7 @@ export class MongoAdapter {
   }
 
   async close() {
+    await this.#inFlight.settled();
     const session = this.#session;
     this.#session = null;
     await session?.client.close();

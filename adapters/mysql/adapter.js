@@ -1,4 +1,5 @@
 import { BenchError, ErrorCodes } from '../../core/errors.js';
+import { InFlight, OPERATION_METHODS } from '../in-flight.js';
 import { BULK_LOAD_MODULE, BulkLoad, IMPORT_STREAMS, split } from '../bulk-load.js';
 import { LoadStream, insertBatch } from './bulk.js';
 import { connectError, createPool, endpoint } from './connection.js';
@@ -53,6 +54,9 @@ export class MysqlAdapter {
     load: (table, columns, docs, toRow) => this.#bulkWrite(table, columns, docs, toRow),
   };
 
+  // The operations in flight, which close() lets finish (../in-flight.js).
+  #inFlight = new InFlight();
+
   constructor(options) {
     this.#options = options;
     this.#tables = namespaceTables(options.namespace);
@@ -76,6 +80,8 @@ export class MysqlAdapter {
       },
       execute: (sql, values) => this.#connection.execute(sql, values),
     });
+    this.#inFlight.wrap(this, OPERATION_METHODS);
+    this.#inFlight.wrap(this.graph);
   }
 
   async connect() {
@@ -111,6 +117,7 @@ export class MysqlAdapter {
 
   async close() {
     this.#bulk.abort();
+    await this.#inFlight.settled();
     if (!this.#pool) return;
     const pool = this.#pool;
     const mariadb = this.#mariadb;

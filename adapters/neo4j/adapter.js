@@ -1,6 +1,7 @@
 // The Neo4j adapter: profiles are nodes, relations are relationships, every operation one Cypher query run by
 // the server in an auto-commit transaction.
 import { BenchError, ErrorCodes } from '../../core/errors.js';
+import { InFlight, OPERATION_METHODS } from '../in-flight.js';
 import { MAX_PATH_DEPTH } from '../../datasets/scales.js';
 import { openDriver, sessionConfig } from './connection.js';
 import { crudStatements, deleteDocument, getDocument, insertDocument, updateDocument } from './crud.js';
@@ -119,11 +120,14 @@ export class Neo4jAdapter {
   #cypher;
   #temps = new Map();
   #driver = null;
-  // Rejected by close(): the driver drops the queries still running when it closes, and their promises would
-  // never settle.
+  // Rejected by close() for the queries still running after it waited for them (a stalled one): the driver drops
+  // the queries still running when it closes, and their promises would never settle.
   #closed = null;
   // Whether this instance created the profile key constraint since its last resetNamespace().
   #profileKeyReady = false;
+
+  // The operations in flight, which close() lets finish (../in-flight.js).
+  #inFlight = new InFlight();
 
   constructor(options) {
     this.#options = options;
@@ -132,6 +136,8 @@ export class Neo4jAdapter {
     // The graph suite's operations (graph.js): an edge collection is a label and a relationship type of the
     // namespace's temporary collections (`<ns>_tmp_g_edges`), so the namespace's reset and drop delete it.
     this.graph = graphOperations({ read: (query, params) => this.#run(query, params), write: this.#runner, names: this.#names });
+    this.#inFlight.wrap(this, OPERATION_METHODS);
+    this.#inFlight.wrap(this.graph);
   }
 
   async connect() {
@@ -141,6 +147,7 @@ export class Neo4jAdapter {
   }
 
   async close() {
+    await this.#inFlight.settled();
     const driver = this.#driver;
     this.#driver = null;
     this.#closed?.reject(new Error('neo4j: the adapter was closed while the query ran'));

@@ -3,6 +3,7 @@
 import async from 'async';
 import orientjs from 'orientjs';
 import { BenchError, ErrorCodes } from '../../core/errors.js';
+import { InFlight, OPERATION_METHODS } from '../in-flight.js';
 import { split } from '../bulk-load.js';
 import {
   closeSessions, createDatabase, databaseExists, dropDatabase, endpoint, openServer, openSessions, serverConfig,
@@ -117,6 +118,9 @@ export class OrientDBAdapter {
   #sessions = null;
   #import = new ImportState();
 
+  // The operations in flight, which close() lets finish (../in-flight.js).
+  #inFlight = new InFlight();
+
   constructor(options, { label }) {
     this.#label = label;
     this.#options = options;
@@ -124,6 +128,8 @@ export class OrientDBAdapter {
     // The graph suite's operations (graph.js): an edge collection is a vertex class and an edge class of the
     // namespace's temporary collections (`Tmp_g_edges_V`, `Tmp_g_edges`), so dropping the database removes them.
     this.graph = graphOperations(this.#queryStore);
+    this.#inFlight.wrap(this, OPERATION_METHODS);
+    this.#inFlight.wrap(this.graph);
   }
 
   async connect() {
@@ -141,6 +147,7 @@ export class OrientDBAdapter {
   }
 
   async close() {
+    await this.#inFlight.settled();
     const server = this.#server;
     this.#server = null;
     try {
