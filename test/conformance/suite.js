@@ -2,11 +2,13 @@
 // switch on the description's `supports` list, never on whether a method happens to exist.
 // test/conformance.test.js runs them under node:test; `bench check` runs them for vendors.
 import assert from 'node:assert/strict';
+import { fork } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
 import { ErrorCodes } from '../../core/errors.js';
 import { documentDifference, histogramDifference, keySetDifference } from '../../workloads/compare.js';
 import { crudCases } from './crud.js';
@@ -29,6 +31,17 @@ const LIFECYCLE = ['connect', 'close', 'serverVersion', 'warmup', 'inspectNamesp
 // settled: a promise still pending then may never settle, since nothing of the adapter keeps the process alive.
 export const CLOSE_BOUND_MS = 15_000;
 const SETTLE_GRACE_MS = 100;
+
+// The execution case: how many rounds may pass without an overlap before 'parallel' is refused (it stops at the
+// first), how many rounds a 'serial' adapter is watched, the quick operations started after the slow one, and the
+// documents of the slow readCollection of an adapter that offers only the document operations.
+const PARALLEL_ROUNDS = 40;
+const SERIAL_ROUNDS = 5;
+const EXECUTION_FAST_OPERATIONS = 8;
+const EXECUTION_DOCUMENTS = 200;
+// How long the other process of the multiProcess case may take to connect, read, write and exit.
+const OTHER_PROCESS_MS = 60_000;
+const OTHER_PROCESS = fileURLToPath(new URL('./other-process.js', import.meta.url));
 
 const byKey = new Map(PROFILES.map((doc) => [doc._key, doc]));
 const edges = new Set(RELATIONS.map(({ _from, _to }) => `${_from} ${_to}`));
@@ -73,6 +86,27 @@ function freePort() {
 // one. `bench check` removes what is left of them.
 export function conformanceNamespaces(namespace) {
   return [namespace, `${namespace}_foreign`, `${namespace}_dropped`, `${namespace}_neighbour`];
+}
+
+// Runs other-process.js with `task` and resolves with what it saw; rejects when it fails or outlasts
+// OTHER_PROCESS_MS (it is then killed).
+function inOtherProcess(task) {
+  return new Promise((resolve, reject) => {
+    const child = fork(OTHER_PROCESS, [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    let stderr = '';
+    let answer = null;
+    child.stderr.on('data', (chunk) => { stderr += chunk; });
+    const timer = setTimeout(() => child.kill('SIGKILL'), OTHER_PROCESS_MS);
+    child.on('message', (message) => { answer = message; });
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      if (answer?.error) reject(new Error(`another process: ${answer.error}`));
+      else if (answer && code === 0) resolve(answer);
+      else reject(new Error(`another process ended (${signal ?? `exit code ${code}`}) without an answer: ${stderr.trim().slice(-500)}`));
+    });
+    child.send(task);
+  });
 }
 
 // Settles as the promise does, or rejects when it has not within `ms`.
@@ -324,6 +358,86 @@ export function conformanceCases(description) {
       answers.forEach((doc, i) => assertNoDifference(documentDifference(byKey.get(keys[i]), doc), keys[i]));
     });
   });
+
+  // `execution` is what the results say of the driver ('serial driver: one operation at a time'). Overlap is
+  // witnessed when an operation started after another finishes before it: a slow operation (the longest shortest
+  // path) is started, then quick ones (reads) at once; one of them overtaking it proves that the database worked on
+  // both at the same time. A synchronous driver, or one connection that queues every query, never overtakes.
+  add('the declared execution model matches the overlap observed', async ({ options }) => {
+    const collection = 'conformance_execution';
+    const fastCount = Math.max(1, Math.min(options.concurrency - 1, EXECUTION_FAST_OPERATIONS));
+    const rounds = description.execution === 'parallel' ? PARALLEL_ROUNDS : SERIAL_ROUNDS;
+    await withAdapter(description, options, async (adapter) => {
+      let slow;
+      let fast;
+      if (supports('singleRead')) {
+        const [longest] = ['shortestPath', 'neighbors2data', 'aggregation', 'singleRead'].filter(supports);
+        const [from, to, maxDepth] = PATHS[2];
+        slow = [longest, {
+          shortestPath: () => adapter.shortestPath(from, to, maxDepth),
+          neighbors2data: () => adapter.neighbors2data(from),
+          aggregation: () => adapter.aggregation(),
+          singleRead: () => adapter.singleRead(from),
+        }[longest]];
+        fast = ['singleRead', (i) => adapter.singleRead(PROFILES[i % PROFILES.length]._key)];
+      } else {
+        await adapter.createTempCollection(collection);
+        for (let i = 0; i < EXECUTION_DOCUMENTS; i += 1) {
+          await adapter.insertDocument(collection, { _key: `C${i}`, text: 'ľudová hudba '.repeat(8), n: i }, { durable: false });
+        }
+        slow = ['readCollection', () => adapter.readCollection(collection)];
+        fast = ['getDocument', (i) => adapter.getDocument(collection, `C${i}`)];
+      }
+      let overtaken = null;
+      for (let round = 0; round < rounds && !overtaken; round += 1) {
+        const finished = [];
+        const started = [slow[1](), ...Array.from({ length: fastCount }, (_, i) => fast[1](i))];
+        await Promise.all(started.map((promise, i) => promise.then(() => finished.push(i))));
+        const first = finished.findIndex((index, position) => index !== position);
+        if (first !== -1) overtaken = { later: finished[first], earlier: first };
+      }
+      if (!supports('singleRead')) await adapter.dropTempCollection(collection);
+      const name = (index) => (index === 0 ? slow[0] : `${fast[0]} #${index}`);
+      const mix = `a ${slow[0]} then ${fastCount} x ${fast[0]}, started together`;
+      if (description.execution === 'parallel') {
+        assert.ok(overtaken, `execution: 'parallel' is declared, but the operations never overlapped: in ${rounds} rounds of `
+          + `${mix}, each finished after every one started before it, one at a time. Declare execution: 'serial', or give each `
+          + 'operation a connection of its own (a pool of options.concurrency connections)');
+      } else {
+        assert.equal(overtaken, null, overtaken && `execution: 'serial' is declared, but the operations overlapped: of ${mix}, `
+          + `${name(overtaken.later)} finished before ${name(overtaken.earlier)}, started before it. Declare execution: 'parallel'`);
+      }
+    });
+  }, supports('singleRead') || supports('insertDocument') ? false : 'neither singleRead nor insertDocument is supported');
+
+  // multiProcess (true unless declared false) lets `bench run --clients <n>` run the operations in n processes of
+  // their own while this one does the setup and the checks: another process must see this one's namespace and
+  // data, and this one what that process writes.
+  add('another process shares the database, as multiProcess declares', async ({ options }) => {
+    const collection = 'conformance_process';
+    const write = supports('singleWrite') ? 'singleWrite' : supports('insertDocument') ? 'insertDocument' : null;
+    await withAdapter(description, options, async (adapter) => {
+      const { marker } = await adapter.inspectNamespace();
+      await adapter.createTempCollection(collection);
+      try {
+        const seen = await inOtherProcess({ id: description.id, options, collection, write, imports,
+          read: supports('singleRead') ? PROFILES[0]._key : null });
+        const problem = `multiProcess is declared ${description.multiProcess === undefined ? '(true by default) ' : ''}`
+          + 'but another process';
+        assert.deepEqual(seen.namespace, { state: 'owned', marker }, `${problem} does not see this process's namespace`);
+        if (imports) {
+          assert.deepEqual(seen.counts, { profiles: PROFILES.length, relations: RELATIONS.length }, `${problem} does not `
+            + 'see its profiles and relations');
+        }
+        if (seen.read !== undefined) assertNoDifference(documentDifference(PROFILES[0], seen.read), `${problem} reads`);
+        if (write) {
+          assert.equal(await adapter.countDocuments(collection), 1, `${problem} wrote a document this process does not see`);
+        }
+      } finally {
+        await adapter.dropTempCollection(collection);
+      }
+    });
+  }, description.multiProcess === false ? 'multiProcess: false is declared' : false);
 
   addFor('aggregation', 'aggregation counts profiles per AGE, those without one under "null"', async ({ options }) => {
     await withAdapter(description, options, async (adapter) => {
