@@ -6,8 +6,8 @@
 // - `waiting()`: those of them that have stored rows and wait for the client's next ones;
 // - `profileCount()`: the profiles another session sees;
 // - `sessions()`: the server's whole process list, as text, from a new connection;
-// - `abandon()`: destroys the observing connection (a statement of it that never ends must not keep the test
-//   or its process alive) and opens another one.
+// - `abandon()`: destroys the observing connection's socket (a statement of it that never ends must not keep the
+//   test or its process alive) and opens another one.
 // `streams`: how many statements a phase of the namespace's profiles or relations runs at --concurrency 4 (one
 // for MySQL's InnoDB bulk insert).
 //
@@ -45,6 +45,14 @@ const SETTLE_MS = 15_000;
 // `fn()`, or an error naming `what` and listing the server's sessions if it takes longer than OBSERVE_MS. The
 // observing connection is then given up, so the statement still running on the server cannot hold the test.
 const LATE = Symbol('late');
+// Why the server stopped answering, once it has: the tests after that fail at once (below).
+let unanswered = null;
+
+// For every test of the file that uses the server: a server that stopped answering an observation may hold
+// any later statement for good (a statement of the adapter has no deadline of its own).
+export function assertServerAnswers() {
+  if (unanswered) throw new Error(`not run: the server stopped answering in an earlier test (${unanswered})`);
+}
 
 async function observe(watch, what, fn) {
   let timer;
@@ -59,7 +67,8 @@ async function observe(watch, what, fn) {
     watch.sessions().catch((error) => `(cannot list them: ${error.message})`),
     new Promise((resolve) => { setTimeout(resolve, OBSERVE_MS, '(no answer)'); }),
   ]);
-  throw new Error(`${what} had no answer within ${OBSERVE_MS} ms; the server's sessions then:\n${sessions}`);
+  unanswered = `${what} had no answer within ${OBSERVE_MS} ms`;
+  throw new Error(`${unanswered}; the server's sessions then:\n${sessions}`);
 }
 
 // The server's own view of its sessions can lag the client by a moment (MariaDB's PROCESSLIST still lists a
@@ -81,6 +90,7 @@ export function streamedImportTests({ open, watch, streams = 2 }) {
   const profileCount = () => observe(watch, 'counting the profiles', watch.profileCount);
 
   test(`the batches of a phase go through ${streams === 1 ? 'one statement that stays' : `${streams} statements that stay`} open until the flush`, { timeout: TEST_MS }, async () => {
+    assertServerAnswers();
     const db = await open(4);
     await db.resetNamespace();
     await db.importProfiles(profiles(1, 1001));
@@ -101,6 +111,7 @@ export function streamedImportTests({ open, watch, streams = 2 }) {
   });
 
   test('with --concurrency 1 the import uses one stream', { timeout: TEST_MS }, async () => {
+    assertServerAnswers();
     const db = await open(1);
     await db.resetNamespace();
     await db.importProfiles(profiles(1, 11));
@@ -110,6 +121,7 @@ export function streamedImportTests({ open, watch, streams = 2 }) {
   });
 
   test('the relations batch ends the profiles phase, and any other call ends an open one', { timeout: TEST_MS }, async () => {
+    assertServerAnswers();
     const db = await open(4);
     await db.resetNamespace();
     await db.importProfiles(profiles(1, 5));
@@ -120,6 +132,7 @@ export function streamedImportTests({ open, watch, streams = 2 }) {
   });
 
   test('close() rolls back a phase that was never flushed, without waiting for it', { timeout: TEST_MS }, async () => {
+    assertServerAnswers();
     const db = await open(4);
     await db.resetNamespace();
     await db.importProfiles(profiles(1, 101));

@@ -10,7 +10,7 @@ import { hasBulkInsert } from '../../adapters/mysql/adapter.js';
 import mysql from '../../adapters/mysql/description.js';
 import { openConnection } from '../../adapters/mysql/connection.js';
 import { serverTarget } from '../helpers/servers.js';
-import { OBSERVE_MS, TEST_MS, streamedImportTests, within } from '../helpers/streamed-import.js';
+import { OBSERVE_MS, TEST_MS, assertServerAnswers, streamedImportTests, within } from '../helpers/streamed-import.js';
 
 const NAMESPACE = 'dbshootout_test_import';
 const { options, skip } = serverTarget(mysql, { namespace: NAMESPACE });
@@ -83,8 +83,10 @@ describe('mysql streamed import', { skip, timeout: 10 * TEST_MS }, () => {
         connection.destroy();
       }
     },
+    // mysql2's destroy() only ends the client's half of the socket.
     async abandon() {
       admin.destroy();
+      admin.connection.stream.destroy();
       admin = await openObserver();
     },
   };
@@ -94,13 +96,15 @@ describe('mysql streamed import', { skip, timeout: 10 * TEST_MS }, () => {
   });
 
   afterEach(async () => {
-    for (const adapter of adapters) await within(OBSERVE_MS, 'closing an adapter', () => adapter.close());
+    const closing = adapters;
     adapters = [];
+    for (const adapter of closing) await within(OBSERVE_MS, 'closing an adapter', () => adapter.close());
+    assertServerAnswers();
     await admin.query(`DROP DATABASE IF EXISTS \`${NAMESPACE}\``);
   }, { timeout: 3 * OBSERVE_MS });
 
   after(async () => {
-    await within(OBSERVE_MS, 'closing the observing session', () => admin?.end()).catch(() => admin.destroy());
+    await within(OBSERVE_MS, 'closing the observing session', () => admin?.end()).catch(() => admin.connection.stream.destroy());
   }, { timeout: 2 * OBSERVE_MS });
 
   streamedImportTests({ open, watch, streams });
@@ -112,6 +116,7 @@ describe('mysql streamed import', { skip, timeout: 10 * TEST_MS }, () => {
   }
 
   test('a dataset\'s relation lines are clustered on (_from, _to); relations stored as batches, which may repeat, get from_to', { skip: streams !== 1 && 'the server has no InnoDB bulk insert', timeout: TEST_MS }, async () => {
+    assertServerAnswers();
     const lines = await open();
     await lines.resetNamespace();
     await lines.importRelationRows([new TextEncoder().encode('P1\tP2\nP2\tP1\nP1\tP3\n')], 3);
@@ -137,6 +142,7 @@ describe('mysql streamed import', { skip, timeout: 10 * TEST_MS }, () => {
   });
 
   test('the two files load together with InnoDB\'s bulk insert and a pool of at least three connections', { timeout: TEST_MS }, async () => {
+    assertServerAnswers();
     assert.equal(await (await open(3)).filesTogether(), streams === 1);
     assert.equal(await (await open(2)).filesTogether(), false, 'two loads and the indexes need three connections');
   });

@@ -8,7 +8,7 @@ import pg from 'pg';
 import postgresql from '../../adapters/postgresql/description.js';
 import { ErrorCodes } from '../../core/errors.js';
 import { serverTarget } from '../helpers/servers.js';
-import { OBSERVE_MS, TEST_MS, profiles, streamedImportTests, within } from '../helpers/streamed-import.js';
+import { OBSERVE_MS, TEST_MS, assertServerAnswers, profiles, streamedImportTests, within } from '../helpers/streamed-import.js';
 
 const NAMESPACE = 'dbshootout_pgtest_import';
 const { options, skip } = serverTarget(postgresql, { namespace: NAMESPACE });
@@ -84,8 +84,10 @@ describe('postgresql streamed import', { skip, timeout: 10 * TEST_MS }, () => {
   });
 
   afterEach(async () => {
-    for (const adapter of adapters) await within(OBSERVE_MS, 'closing an adapter', () => adapter.close());
+    const closing = adapters;
     adapters = [];
+    for (const adapter of closing) await within(OBSERVE_MS, 'closing an adapter', () => adapter.close());
+    assertServerAnswers();
     await admin.query(`DROP SCHEMA IF EXISTS "${NAMESPACE}" CASCADE`);
   }, { timeout: 3 * OBSERVE_MS });
 
@@ -96,6 +98,7 @@ describe('postgresql streamed import', { skip, timeout: 10 * TEST_MS }, () => {
   streamedImportTests({ open, watch });
 
   test('a row the server rejects fails the flush with the table and the reason, and the adapter goes on', { timeout: TEST_MS }, async () => {
+    assertServerAnswers();
     const db = await open();
     await db.resetNamespace();
     // jsonb cannot hold U+0000, so the server refuses this document while the stream is open.
@@ -117,6 +120,7 @@ describe('postgresql streamed import', { skip, timeout: 10 * TEST_MS }, () => {
   // than the import's commit, held by any session of the database at that moment (an autovacuum ANALYZE of another
   // test's table), keeps VACUUM from setting the visibility map.
   test('createIndexes() leaves the key, both covering relation indexes without deduplication, and both tables vacuumed and analyzed', { timeout: TEST_MS }, async () => {
+    assertServerAnswers();
     const db = await open();
     await db.resetNamespace();
     await db.importProfiles(profiles(1, 201));
@@ -144,6 +148,7 @@ describe('postgresql streamed import', { skip, timeout: 10 * TEST_MS }, () => {
   });
 
   test('a row the model refuses fails the call before anything is sent', { timeout: TEST_MS }, async () => {
+    assertServerAnswers();
     const db = await open();
     await db.resetNamespace();
     await assert.rejects(db.importProfiles([{ _key: 'P1', AGE: 1n }]), /BigInt/);
