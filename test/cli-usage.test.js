@@ -5,10 +5,13 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { after, test } from 'node:test';
 import { BIN, spawnBench } from './helpers/cli.js';
 import { freePort } from './helpers/net.js';
+import { NOBODY, projectForNobody } from './helpers/nobody.js';
 
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const work = mkdtempSync(path.join(os.tmpdir(), 'bench-cli-usage-'));
 const cacheDir = path.join(work, 'cache');
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -95,8 +98,11 @@ test('an --out that cannot hold the results is refused at once, before any datas
   assert.equal(existsSync(path.join(cacheDir, 'datasets')), false, 'no dataset was prepared');
 });
 
-// Root writes through any permission bits, so the read-only folder is tried as an unprivileged user.
-test('a read-only --out is refused before the dataset is generated and imported', { skip: process.getuid?.() !== 0 && 'needs root to run the CLI as nobody' }, async () => {
+// Root writes through any permission bits, so the read-only folder is tried as an unprivileged user, on a copy of
+// the project nobody can read when the clone's folders keep it out (helpers/nobody.js).
+test('a read-only --out is refused before the dataset is generated and imported', { skip: process.getuid?.() !== 0 && 'needs root to run the CLI as nobody', timeout: 120_000 }, async (t) => {
+  const project = projectForNobody();
+  if (project.skip) return t.skip(project.skip);
   const shared = mkdtempSync(path.join(os.tmpdir(), 'bench-cli-readonly-'));
   try {
     chmodSync(shared, 0o755);
@@ -105,14 +111,16 @@ test('a read-only --out is refused before the dataset is generated and imported'
     const nobodyCache = path.join(shared, 'cache');
     mkdirSync(nobodyCache, { mode: 0o777 });
     chmodSync(nobodyCache, 0o777);
-    const { code, stderr } = await runFile(process.execPath, [BIN, 'run', '--scale', 'tiny', '--runs', '1', '--out', readOnly], {
-      cwd: shared, env: { BENCH_CACHE_DIR: nobodyCache, HOME: shared }, uid: 65534, gid: 65534,
+    const bin = path.join(project.root, path.relative(ROOT, BIN));
+    const { code, stderr } = await runFile(process.execPath, [bin, 'run', '--scale', 'tiny', '--runs', '1', '--out', readOnly], {
+      cwd: shared, env: { BENCH_CACHE_DIR: nobodyCache, HOME: shared }, ...NOBODY,
     });
     assert.equal(code, 2, stderr);
     assertShortError(stderr, /^error: --out .*results: cannot write in it: permission denied$/);
     assert.deepEqual(readdirSync(nobodyCache), [], 'nothing generated or imported');
   } finally {
     rmSync(shared, { recursive: true, force: true });
+    project.dispose();
   }
 });
 

@@ -8,9 +8,9 @@ import { once } from 'node:events';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { ownIo } from '../../resources/client.js';
 import { sumIo } from '../../resources/io.js';
+import { NOBODY, projectForNobody } from '../helpers/nobody.js';
 import { parseIo, processTree } from '../../resources/proc.js';
 import { ioSince, ioTracker, sampleTree } from '../../resources/tree-sampler.js';
 
@@ -226,8 +226,12 @@ test('a child that writes 8 MiB and is reaped by its sampled parent counts once,
 test('the I/O of a process another user may not trace is unknown, not 0', { timeout: 30_000 }, async (t) => {
   if (process.getuid?.() !== 0) return t.skip('needs root, to sample as another user (nobody) a process of root');
   if (ownIo() === null) return t.skip('/proc/self/io is not readable here (no task I/O accounting)');
+  // The sampler is loaded from a copy nobody can read when the clone's folders keep it out (helpers/nobody.js).
+  const project = projectForNobody();
+  if (project.skip) return t.skip(project.skip);
+  t.after(() => project.dispose());
   const target = spawn(process.execPath, ['-e', 'process.stdin.resume()'], { stdio: ['pipe', 'ignore', 'inherit'] });
-  const module = fileURLToPath(new URL('../../resources/tree-sampler.js', import.meta.url));
+  const module = path.join(project.root, 'resources', 'tree-sampler.js');
   const script = `
     const { sampleTree } = await import(${JSON.stringify(module)});
     const sampler = sampleTree(${target.pid}, { intervalMs: 50 });
@@ -236,7 +240,7 @@ test('the I/O of a process another user may not trace is unknown, not 0', { time
     process.stdout.write(JSON.stringify(await sampler.stop()));
   `;
   try {
-    const sampler = spawn(process.execPath, ['--input-type=module', '-e', script], { uid: 65534, gid: 65534, stdio: ['ignore', 'pipe', 'pipe'] });
+    const sampler = spawn(process.execPath, ['--input-type=module', '-e', script], { ...NOBODY, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     sampler.stdout.on('data', (chunk) => { out += chunk; });
