@@ -4,22 +4,24 @@
 import { loadAdapter } from '../../adapters/index.js';
 import { PROFILES } from './fixture.js';
 
+// What it saw up to a failure is sent with the failure's message.
 process.once('message', async ({ id, options, collection, write, imports, read }) => {
+  const seen = {};
   try {
     const description = await loadAdapter(id);
     const adapter = description.create(options);
     await adapter.connect();
     try {
-      const seen = { namespace: await adapter.inspectNamespace() };
+      seen.namespace = await adapter.inspectNamespace();
       if (imports) seen.counts = await adapter.counts();
       if (read) seen.read = await adapter.singleRead(read);
       if (write) await adapter[write](collection, { ...PROFILES[0], _key: 'C1' }, { durable: false });
-      process.send(seen);
     } finally {
       await adapter.close();
     }
   } catch (error) {
-    process.send({ error: error?.message ?? String(error) });
+    seen.error = error?.message ?? String(error);
   }
+  process.send(seen);
   process.disconnect();
 });
