@@ -20,7 +20,7 @@ after(() => rmSync(work, { recursive: true, force: true }));
 const announced = (stderr) => [...stderr.matchAll(/^ {2}run {3}(.+)$/gm)].map((match) => match[1]);
 const runnable = (description) => conformanceCases(description).filter(({ skip }) => !skip).map(({ name }) => name);
 
-test('bench check --db sqlite names each case on stderr before it runs, and leaves none of its tables', async () => {
+test('bench check --db sqlite names each case on stderr before it runs, and leaves none of its tables', { timeout: 360_000 }, async () => {
   const cacheDir = path.join(work, 'cache');
   const { code, stdout, stderr } = await spawnBench(['check', '--db', 'sqlite', '--namespace', 'vendor'],
     { cwd: work, env: { BENCH_CACHE_DIR: cacheDir }, timeoutMs: 300_000 });
@@ -36,7 +36,7 @@ test('bench check --db sqlite names each case on stderr before it runs, and leav
   }
 });
 
-test('bench check leaves a foreign namespace it was given alone, and names it', async () => {
+test('bench check leaves a foreign namespace it was given alone, and names it', { timeout: 360_000 }, async () => {
   const cacheDir = path.join(work, 'foreign');
   const sqlite = await loadAdapter('sqlite');
   const options = { database: null, dataDir: cacheDir, namespace: 'other_check' };
@@ -58,7 +58,7 @@ test('bench check leaves a foreign namespace it was given alone, and names it', 
 const postgresql = await loadAdapter('postgresql');
 const { options: pgOptions, skip: pgSkip } = serverTarget(postgresql);
 
-test('bench check --db postgresql leaves no schema of its namespaces on the server', { skip: pgSkip }, async () => {
+test('bench check --db postgresql leaves no schema of its namespaces on the server', { skip: pgSkip, timeout: 660_000 }, async () => {
   const namespace = `vendor${process.pid}`;
   const { code, stdout, stderr } = await spawnBench(['check', '--db', 'postgresql', '--namespace', namespace],
     { cwd: work, timeoutMs: 600_000 });

@@ -16,6 +16,8 @@ const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-conformance-'));
 after(() => rmSync(dataDir, { recursive: true, force: true }));
 
 const NAMESPACE = 'dbshootout_conformance';
+// A case touches a server, or starts a process of its own: none may hang the file.
+const CASE_TIMEOUT_MS = 300_000;
 
 function embeddedTarget(description) {
   return {
@@ -37,7 +39,7 @@ for (const id of adapterIds()) {
     let ran = false;
     after(() => (ran ? description.testSupport?.dropNamespace?.(options) : undefined));
     for (const { name, run, skip: caseSkip } of conformanceCases(description)) {
-      test(name, { skip: caseSkip }, () => {
+      test(name, { skip: caseSkip, timeout: CASE_TIMEOUT_MS }, () => {
         ran = true;
         return run({ options });
       });
