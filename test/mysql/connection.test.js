@@ -32,7 +32,7 @@ async function connectionIds(admin, own) {
   return rows.map(({ id }) => id);
 }
 
-describe('mysql connections', { skip }, () => {
+describe('mysql connections', { skip, timeout: 120_000 }, () => {
   test('an unreachable port fails quickly with E_CONNECT naming host:port', async () => {
     const port = await freePort();
     await assertConnectFails({ ...options, host: '127.0.0.1', port, connectTimeoutMs: 5000 },

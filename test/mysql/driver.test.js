@@ -33,7 +33,7 @@ function assertPassed(result) {
   }
 }
 
-describe('bench run --db mysql --driver mariadb', { skip }, () => {
+describe('bench run --db mysql --driver mariadb', { skip, timeout: 3 * TIMEOUT_MS }, () => {
   after(() => mysql.testSupport.dropNamespace(options));
 
   test('records the driver and validates every social workload on --scale tiny', { timeout: TIMEOUT_MS }, async () => {
@@ -65,14 +65,14 @@ describe('bench run --db mysql --driver mariadb', { skip }, () => {
   });
 });
 
-test('--driver on mysql takes only mysql2 or mariadb (exit code 2)', async () => {
+test('--driver on mysql takes only mysql2 or mariadb (exit code 2)', { timeout: 60_000 }, async () => {
   const { code, stderr } = await spawnBench(['run', '--db', 'mysql', '--driver', 'postgres', '--scale', 'tiny',
     '--out', out]);
   assert.equal(code, 2, stderr);
   assert.match(stderr, /unknown driver "postgres" for MySQL\/MariaDB; valid drivers: mysql2, mariadb/);
 });
 
-test('--driver mariadb on a database without it is a usage error (exit code 2)', async () => {
+test('--driver mariadb on a database without it is a usage error (exit code 2)', { timeout: 60_000 }, async () => {
   const { code, stderr } = await spawnBench(['run', '--db', 'postgresql', '--driver', 'mariadb', '--scale', 'tiny',
     '--out', out]);
   assert.equal(code, 2, stderr);

@@ -33,7 +33,7 @@ describe('mysql graph: the rows of a batch', () => {
 
 const { options, skip } = serverTarget(mysql, { namespace: NAMESPACE });
 
-describe('mysql graph: the edge table', { skip }, () => {
+describe('mysql graph: the edge table', { skip, timeout: 300_000 }, () => {
   const COLLECTION = 'edges';
   const TABLE = `\`${NAMESPACE}\`.tmp_g_${COLLECTION}`;
   const EDGES = edgeList(30000, 15);

@@ -11,7 +11,7 @@ const NAMESPACE = 'dbshootout_test_ns';
 const NEIGHBOURS = [`${NAMESPACE}_v2`, `${NAMESPACE}x`, `x${NAMESPACE}`];
 const { options, skip } = serverTarget(mysql, { namespace: NAMESPACE });
 
-describe('mysql namespace', { skip }, () => {
+describe('mysql namespace', { skip, timeout: 300_000 }, () => {
   let admin;
   let adapters = [];
 

@@ -36,7 +36,7 @@ async function dropNamespace(namespace) {
   }
 }
 
-describe('mysql adapter on a hand-made graph', { skip }, () => {
+describe('mysql adapter on a hand-made graph', { skip, timeout: 300_000 }, () => {
   let db;
 
   before(async () => {
