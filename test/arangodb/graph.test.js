@@ -32,8 +32,14 @@ const batch = (edges) => ({
 describe('arangodb graph suite: the AQL', () => {
   test('every graph operation is supported, each with a query of its own on @@c', () => {
     assert.deepEqual(GRAPH_OPERATIONS.filter((operation) => !arangodb.supports.includes(operation)), []);
-    assert.deepEqual(Object.keys(QUERIES).sort(), [...GRAPH_OPERATIONS].sort());
+    assert.deepEqual(Object.keys(QUERIES).sort(), [...GRAPH_OPERATIONS, 'scan'].sort(), 'and scan, which reads the whole collection back for the check');
     for (const [operation, query] of Object.entries(QUERIES)) assert.match(query, /IN(TO)? @@c\b/, operation);
+  });
+
+  test('scan pages through the whole collection by key, each edge once, as [key, source, target, weight]', () => {
+    const { query, bindVars } = graphQuery('scan', 'g_edges', { after: '', limit: 10000 });
+    assert.equal(query, 'FOR e IN @@c FILTER e._key > @after SORT e._key LIMIT @limit RETURN [e._key, e.source, e.target, e.weight]');
+    assert.deepEqual(bindVars, { '@c': 'g_edges', after: '', limit: 10000 });
   });
 
   test('every bind parameter a query names is bound, and nothing else; no value is written into the text', () => {

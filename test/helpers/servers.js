@@ -45,7 +45,9 @@ export function serverTarget(description, extra = {}) {
       ...Object.fromEntries(Object.entries(connection).filter(([, value]) => value !== null && value !== undefined)),
       namespace: 'dbshootout_test',
       concurrency: 25,
-      connectTimeoutMs: 5000,
+      // A JVM server on a machine loaded by other work took more than 5 s to open its first session (Neo4j, in a
+      // CI beside other jobs); an unreachable server is tested with a limit of its own.
+      connectTimeoutMs: 20_000,
       dataDir: defaultCacheDir(),
       ...extra,
     },
