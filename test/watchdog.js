@@ -16,6 +16,7 @@ import { runningServer } from '../server/state.js';
 const KILL_GRACE_MS = 5_000;
 const REPORT_WAIT_MS = 3_000;
 const LAST_LINES = 40;
+const FILE_SAMPLE_MS = 1000;
 // The handles every Node.js process has, which say nothing about what it waits on.
 const EVENT_LOOP_HANDLES = new Set(['async', 'check', 'idle', 'prepare', 'loop', 'signal']);
 
@@ -132,6 +133,14 @@ async function serversActivity(cacheDir) {
   return lines.length > 0 ? lines : [`(no local server runs under ${cacheDir})`];
 }
 
+// A line naming the `count` slowest of the files' times (seconds, to the second they were sampled at).
+export function slowestFiles(fileTimes, count, totalSeconds) {
+  const times = [...fileTimes].map(([file, { first, last }]) => [path.relative(process.cwd(), file), Math.round((last - first) / 1000)])
+    .sort(([, a], [, b]) => b - a);
+  const named = times.slice(0, count).map(([file, seconds]) => `${file} ${seconds} s`).join(', ');
+  return `# ${times.length} test file${times.length === 1 ? '' : 's'} in ${Math.round(totalSeconds)} s; the slowest: ${named}`;
+}
+
 // The environment a watched run's processes get: each Node.js process writes a diagnostic report into `reportDir`
 // when sent SIGUSR2 (the signal only the watchdog sends).
 export function watchedEnv(env, reportDir) {
@@ -142,7 +151,8 @@ export function watchedEnv(env, reportDir) {
 // Runs `command` with `args` in a process group of its own, its output passed to `out`/`err`, and resolves with
 // its exit code, or 1 after the watchdog ended it. `stallMs`: the longest time without an output line;
 // `budgetMs`: the longest the whole run may last. `cacheDir`: where the local servers' state files are.
-export function runWatched({ command, args, env = process.env, stallMs, budgetMs, cacheDir, out = process.stdout, err = process.stderr }) {
+// `slowest`: how many of the slowest test files to name, with their times, at the end (0: none).
+export function runWatched({ command, args, env = process.env, stallMs, budgetMs, cacheDir, slowest = 0, out = process.stdout, err = process.stderr }) {
   const reportDir = mkdtempSync(path.join(os.tmpdir(), 'db-shootout-watchdog-'));
   const started = Date.now();
   let lastLine = started;
@@ -187,9 +197,22 @@ export function runWatched({ command, args, env = process.env, stallMs, budgetMs
     forward('SIGTERM');
     setTimeout(() => forward('SIGKILL'), KILL_GRACE_MS).unref();
   };
+  // Each test file's time, from when its process is first seen to when it is last seen, sampled once a second.
+  const fileTimes = new Map();
+  let lastSample = 0;
+  const sample = (now) => {
+    if (now - lastSample < FILE_SAMPLE_MS) return;
+    lastSample = now;
+    for (const { file } of runningTestFiles(child.pid)) {
+      const times = fileTimes.get(file);
+      if (times) times.last = now;
+      else fileTimes.set(file, { first: now, last: now });
+    }
+  };
   const timer = setInterval(() => {
     if (firing) return;
     const now = Date.now();
+    sample(now);
     if (budgetMs && now - started >= budgetMs) {
       fire(`the run has lasted ${Math.round((now - started) / 1000)} s, its budget is ${budgetMs / 1000} s`);
     } else if (stallMs && now - lastLine >= stallMs) {
@@ -205,6 +228,9 @@ export function runWatched({ command, args, env = process.env, stallMs, budgetMs
       clearInterval(timer);
       for (const [name, listener] of forwarded) process.off(name, listener);
       rmSync(reportDir, { recursive: true, force: true });
+      if (fileTimes.size > 0 && slowest > 0) {
+        err.write(`${slowestFiles(fileTimes, slowest, (Date.now() - started) / 1000)}\n`);
+      }
       if (firing) resolve(1);
       else resolve(code ?? (signal ? 128 + (os.constants.signals[signal] ?? 0) : 1));
     };

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { innodbSections } from '../server/activity.js';
+import { slowestFiles } from './watchdog.js';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const fixture = (name) => path.join('test', 'fixtures', 'watchdog', name);
@@ -56,11 +57,12 @@ describe('test runner watchdog', { timeout: 60_000 }, () => {
   test('a run that ends by itself keeps its exit code', async () => {
     const passed = await runner([fixture('passes.js')], { BENCH_TEST_STALL_S: '20' });
     assert.equal(passed.code, 0, passed.stderr);
-    assert.doesNotMatch(passed.stderr, /watchdog/);
+    assert.doesNotMatch(passed.stderr, /watchdog:/);
+    assert.match(passed.stderr, /^# 1 test file in \d+ s; the slowest: test\/fixtures\/watchdog\/passes\.js \d+ s$/m);
     const failed = await runner([fixture('fails.js')], { BENCH_TEST_STALL_S: '20' });
     assert.equal(failed.code, 1);
     assert.match(failed.stdout, /not ok 1 - fails/);
-    assert.doesNotMatch(failed.stderr, /watchdog/);
+    assert.doesNotMatch(failed.stderr, /watchdog:/);
   });
 
   test('a bad limit is refused', async () => {
@@ -79,4 +81,11 @@ test('the InnoDB status keeps the sections that say who waits on whom', () => {
     '  SEMAPHORES', '    OS WAIT ARRAY INFO: reservation count 2',
     '  TRANSACTIONS', '    ---TRANSACTION 42, ACTIVE 600 sec', '    mysql tables in use 1, locked 1',
   ]);
+});
+
+test('the slowest test files are named, slowest first, with their times', () => {
+  const at = (first, last) => ({ first: first * 1000, last: last * 1000 });
+  const times = new Map([[path.join(process.cwd(), 'test/a.test.js'), at(0, 12)], [path.join(process.cwd(), 'test/b.test.js'), at(12, 95)],
+    [path.join(process.cwd(), 'test/c.test.js'), at(95, 96)]]);
+  assert.equal(slowestFiles(times, 2, 96.4), '# 3 test files in 96 s; the slowest: test/b.test.js 83 s, test/a.test.js 12 s');
 });
