@@ -39,7 +39,7 @@ const files = process.argv.length > 2 ? process.argv.slice(2) : testFiles(path.j
 const code = await runWatched({
   command: process.execPath,
   args: [
-    '--test', '--test-concurrency=1', `--test-timeout=${timeoutS * 1000}`, '--test-force-exit',
+    '--test', '--test-concurrency=1', `--test-timeout=${timeoutS * 1000}`,
     '--test-reporter=tap', '--test-reporter-destination=stdout',
     '--test-reporter=./test/reporters/failures.js', '--test-reporter-destination=stdout',
     ...files,

@@ -54,7 +54,14 @@ test('the failures reporter says nothing when every test passed; one failure is 
   assert.ok(one.stdout.includes("#    'not an Error'"), one.stdout);
 });
 
-test('npm test runs the failures reporter beside TAP on stdout', () => {
+test('npm test runs the failures reporter beside TAP on stdout', { timeout: 60_000 }, () => {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
-  assert.match(pkg.scripts.test, /--test-reporter=tap --test-reporter-destination=stdout --test-reporter=\.\/test\/reporters\/failures\.js --test-reporter-destination=stdout/);
+  assert.equal(pkg.scripts.test, 'node test/run.js');
+  const root = fileURLToPath(new URL('../../', import.meta.url));
+  const run = spawnSync(process.execPath, ['test/run.js', 'test/fixtures/watchdog/fails.js'],
+    { cwd: root, encoding: 'utf8', timeout: 60_000, env: { ...process.env, NODE_TEST_CONTEXT: undefined } });
+  assert.equal(run.status, 1, run.stderr);
+  assert.match(run.stdout, /^TAP version 13$/m);
+  assert.match(run.stdout, /^not ok 1 - fails$/m);
+  assert.match(run.stdout, /^# 1 failed test, repeated here:\n\n# 1\. fails\n/m);
 });
