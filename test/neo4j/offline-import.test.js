@@ -198,9 +198,16 @@ describe('neo4j offline import', { skip, timeout: TIMEOUT_MS * 4 }, () => {
     assert.equal((await marker()).imported, false, 'the test before left an unfinished import');
     const before = runningServer(cacheDir, 'neo4j').pid;
     const child = spawn(process.execPath, [BIN, 'import', '--db', 'neo4j', '--scale', SCALE, '--import-path', 'offline',
-      '--namespace', NAMESPACE, '--out', path.join(cacheDir, 'results')], { env: { ...process.env, ...env() }, stdio: 'ignore' });
-    const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve(signal)));
-    await waitFor(() => existsSync(path.join(staging(), 'replace.json')), 'the replacement to start', TIMEOUT_MS);
+      '--namespace', NAMESPACE, '--out', path.join(cacheDir, 'results')], { env: { ...process.env, ...env() }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => { stderr += chunk; });
+    let ended = null;
+    const exited = new Promise((resolve) => child.on('exit', (code, signal) => { ended = { code, signal }; resolve(signal); }));
+    // A harness that ends before the replacement starts (an import that failed) is said at once, with its words.
+    await waitFor(() => {
+      if (ended) assert.fail(`bench import ended (exit code ${ended.code}) before the replacement started:\n${stderr}`);
+      return existsSync(path.join(staging(), 'replace.json'));
+    }, 'the replacement to start', TIMEOUT_MS);
     child.kill('SIGKILL');
     assert.equal(await exited, 'SIGKILL');
     // The detached replacement goes on without the harness and starts the server again.
