@@ -159,7 +159,8 @@ test('a reused collection with a damaged edge no read sees, a lost edge, or a wr
   const count = ctx.reference.length.toLocaleString('en-US');
   const lost = await load();
   assert.equal(lost.loaded.reused, false);
-  assert.ok(lost.lines.includes(`the edge collection holds ${(ctx.reference.length - 1).toLocaleString('en-US')} edges of ${count}: loading it again`), lost.lines.join('\n'));
+  assert.ok(lost.lines.includes(`the edge collection holds ${(ctx.reference.length - 1).toLocaleString('en-US')} edges of ${count} `
+    + `(edge ${victim.source}->${victim.target} (weight ${victim.weight}) is missing): loading it again`), lost.lines.join('\n'));
 
   // A pair the writes touch, as they wrote it (a run interrupted before its undo) is reused and put back by the
   // round; with a weight neither the edge list nor the writes give it, it is named.

@@ -90,7 +90,10 @@ export async function loadEdgeCollection({ adapter, description, options, data, 
   if (!reimport && sameIdentity(marker.graph, wanted)) {
     const count = await adapter.graph.count(COLLECTION);
     if (count !== data.edges) {
-      progress?.log(`the edge collection holds ${number(count)} edges of ${number(data.edges)}: loading it again`);
+      // Which edges: what a lost or doubled row was is worth a scan before the reload.
+      const check = await verified(adapter, await expectedOnce(), true);
+      const which = check.count > 0 ? ` (${describeDifferences(check)})` : '';
+      progress?.log(`the edge collection holds ${number(count)} edges of ${number(data.edges)}${which}: loading it again`);
     } else {
       const check = await verified(adapter, await expectedOnce(), true);
       if (check.count === 0) {
