@@ -48,5 +48,6 @@ const code = await runWatched({
   budgetMs: process.env.BENCH_TEST_BUDGET_S ? seconds('BENCH_TEST_BUDGET_S') * 1000 : 0,
   cacheDir: defaultCacheDir(),
   slowest: 5,
+  fileCount: files.length,
 });
 process.exitCode = code;

@@ -133,12 +133,13 @@ async function serversActivity(cacheDir) {
   return lines.length > 0 ? lines : [`(no local server runs under ${cacheDir})`];
 }
 
-// A line naming the `count` slowest of the files' times (seconds, to the second they were sampled at).
-export function slowestFiles(fileTimes, count, totalSeconds) {
+// A line naming the `count` slowest of the files' times (seconds, to the second they were sampled at), of
+// `fileCount` files run.
+export function slowestFiles(fileTimes, count, totalSeconds, fileCount = fileTimes.size) {
   const times = [...fileTimes].map(([file, { first, last }]) => [path.relative(process.cwd(), file), Math.round((last - first) / 1000)])
     .sort(([, a], [, b]) => b - a);
   const named = times.slice(0, count).map(([file, seconds]) => `${file} ${seconds} s`).join(', ');
-  return `# ${times.length} test file${times.length === 1 ? '' : 's'} in ${Math.round(totalSeconds)} s; the slowest: ${named}`;
+  return `# ${fileCount} test file${fileCount === 1 ? '' : 's'} in ${Math.round(totalSeconds)} s; the slowest: ${named}`;
 }
 
 // The environment a watched run's processes get: each Node.js process writes a diagnostic report into `reportDir`
@@ -151,8 +152,9 @@ export function watchedEnv(env, reportDir) {
 // Runs `command` with `args` in a process group of its own, its output passed to `out`/`err`, and resolves with
 // its exit code, or 1 after the watchdog ended it. `stallMs`: the longest time without an output line;
 // `budgetMs`: the longest the whole run may last. `cacheDir`: where the local servers' state files are.
-// `slowest`: how many of the slowest test files to name, with their times, at the end (0: none).
-export function runWatched({ command, args, env = process.env, stallMs, budgetMs, cacheDir, slowest = 0, out = process.stdout, err = process.stderr }) {
+// `slowest`: how many of the slowest test files to name, with their times, at the end (0: none), of `fileCount`
+// files run (those that lasted less than a second may not have been seen).
+export function runWatched({ command, args, env = process.env, stallMs, budgetMs, cacheDir, slowest = 0, fileCount, out = process.stdout, err = process.stderr }) {
   const reportDir = mkdtempSync(path.join(os.tmpdir(), 'db-shootout-watchdog-'));
   const started = Date.now();
   let lastLine = started;
@@ -229,7 +231,7 @@ export function runWatched({ command, args, env = process.env, stallMs, budgetMs
       for (const [name, listener] of forwarded) process.off(name, listener);
       rmSync(reportDir, { recursive: true, force: true });
       if (fileTimes.size > 0 && slowest > 0) {
-        err.write(`${slowestFiles(fileTimes, slowest, (Date.now() - started) / 1000)}\n`);
+        err.write(`${slowestFiles(fileTimes, slowest, (Date.now() - started) / 1000, fileCount)}\n`);
       }
       if (firing) resolve(1);
       else resolve(code ?? (signal ? 128 + (os.constants.signals[signal] ?? 0) : 1));

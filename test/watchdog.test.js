@@ -88,4 +88,5 @@ test('the slowest test files are named, slowest first, with their times', () => 
   const times = new Map([[path.join(process.cwd(), 'test/a.test.js'), at(0, 12)], [path.join(process.cwd(), 'test/b.test.js'), at(12, 95)],
     [path.join(process.cwd(), 'test/c.test.js'), at(95, 96)]]);
   assert.equal(slowestFiles(times, 2, 96.4), '# 3 test files in 96 s; the slowest: test/b.test.js 83 s, test/a.test.js 12 s');
+  assert.match(slowestFiles(times, 1, 96.4, 140), /^# 140 test files in 96 s; the slowest: test\/b\.test\.js 83 s$/, 'the files run, also those too quick to be seen');
 });
