@@ -58,10 +58,19 @@ describe('open loop', () => {
   });
 
   test('records the achieved rate, and says so when it falls more than 5% below the target', async () => {
-    // 1.5 s, so that a pause of the shared machine near the end cannot take 5% off the span.
-    const fast = await executeOpenLoop({ inputs: range(1500), call: async (a, i) => i, adapter: null, rate: 1000 });
-    assert.ok(fast.openLoop.achievedRate >= 950 && fast.openLoop.achievedRate <= 1010, `achieved ${fast.openLoop.achievedRate}`);
-    assert.equal(fast.openLoop.note, null);
+    // 1.5 s, so that a pause of the shared machine near the end cannot take 5% off the span; and up to three
+    // tries, as a machine loaded by other work may pause for longer than that (947 ops/s once, in a CI beside
+    // two others): a scheduler that falls behind falls behind every time.
+    const achieved = [];
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const fast = await executeOpenLoop({ inputs: range(1500), call: async (a, i) => i, adapter: null, rate: 1000 });
+      const { achievedRate, note } = fast.openLoop;
+      assert.ok(achievedRate <= 1010, `achieved ${achievedRate}, above the schedule`);
+      assert.equal(note === null, achievedRate >= 950, `achieved ${achievedRate}, note ${note}`);
+      achieved.push(achievedRate);
+      if (achievedRate >= 950) break;
+    }
+    assert.ok(achieved.at(-1) >= 950, `achieved ${achieved.join(', ')} ops/s against 1000`);
 
     // A server that answers one request at a time, 4 ms each: 250 ops/s at best, against 1000 asked.
     let queue = Promise.resolve();
