@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // The command line: parses flags and delegates to cli/*, which is callable from code as well.
+import { readFileSync } from 'node:fs';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { DEFAULT_DB, adapterIds } from '../adapters/index.js';
@@ -30,6 +31,8 @@ import { DISTRIBUTIONS } from '../workloads/mixed/keys.js';
 import { SIZES as QUERY_SIZES } from '../workloads/queries/data.js';
 import { DEFAULT_SUITE, SUITES, suiteIds } from '../workloads/index.js';
 import { checkPresetFlags, presetNames } from '../workloads/social/presets.js';
+
+const HARNESS_VERSION = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
 
 const USAGE_CODES = new Set([ErrorCodes.USAGE, ErrorCodes.UNKNOWN_DB, ErrorCodes.UNKNOWN_WORKLOAD]);
 // If a driver leaves a socket or timer behind, the process still ends this long after the work is done.
@@ -255,7 +258,10 @@ await yargs(hideBin(process.argv))
   .strict()
   .help()
   .alias('help', 'h')
-  .version()
+  // Named, not guessed: yargs looks for package.json above the folder of its own node_modules, and takes a folder
+  // whose name has a dot (a clone in `my.project`, or in mktemp's `tmp.XXXXXX`) for a file, looking from its
+  // parent instead, where it finds none (--version then printed "unknown").
+  .version(HARNESS_VERSION)
   .wrap(Math.min(120, process.stdout.columns || 120))
   .fail((message, error) => {
     if (error && !USAGE_CODES.has(error.code)) {

@@ -201,4 +201,6 @@ test('the bench command runs through a link from another folder, as npm link and
   assert.match(stdout, /Reproducible, validated database benchmarks/);
   const version = await runFile(link, ['--version'], { cwd: elsewhere });
   assert.equal(version.stdout.trim(), JSON.parse(readFileSync(new URL('../package.json', import.meta.url))).version);
+  // yargs' own guess misses it in a clone whose folder has a dot in its name (mktemp's tmp.XXXXXX): "unknown".
+  assert.match(readFileSync(BIN, 'utf8'), /\.version\(HARNESS_VERSION\)/, 'the version is named to yargs, not guessed');
 });
