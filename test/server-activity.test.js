@@ -13,6 +13,17 @@ import { serverTarget } from './helpers/servers.js';
 
 const TIMEOUT_MS = 60_000;
 
+// The server's activity as text, read again every 100 ms for up to 5 s until a line holds `needle` (a statement
+// the client has sent may not be listed yet).
+async function activityShowing(family, state, needle) {
+  let lines = [];
+  for (let i = 0; i < 50 && !lines.some((line) => line.includes(needle)); i += 1) {
+    await new Promise((resolve) => { setTimeout(resolve, 100); });
+    lines = await serverActivity(family, state);
+  }
+  return lines.join('\n');
+}
+
 describe('PostgreSQL activity', { skip: serverTarget(postgresqlDescription).skip, timeout: TIMEOUT_MS }, () => {
   const state = runningServer(defaultCacheDir(), 'postgresql');
   const clients = [];
@@ -32,12 +43,7 @@ describe('PostgreSQL activity', { skip: serverTarget(postgresqlDescription).skip
     const holderPid = (await holder.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
     const waiterPid = (await waiter.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
     const waiting = waiter.query('SELECT pg_advisory_lock(424242), 1 AS marker_activity_test');
-    let lines = [];
-    for (let i = 0; i < 50 && !lines.some((line) => line.includes('locktype="advisory"')); i += 1) {
-      await new Promise((resolve) => { setTimeout(resolve, 100); });
-      lines = await serverActivity('postgresql', state);
-    }
-    const text = lines.join('\n');
+    const text = await activityShowing('postgresql', state, 'locktype="advisory"');
     assert.match(text, new RegExp(`pid="${waiterPid}" .*wait_event_type="Lock" wait_event="advisory" .*marker_activity_test`));
     assert.match(text, new RegExp(`pid="${waiterPid}" locktype="advisory" mode="ExclusiveLock" .*blocked_by="${holderPid}"`));
     await holder.query('COMMIT');
@@ -54,12 +60,7 @@ describe('MariaDB activity', { skip: serverTarget(mysqlDescription).skip, timeou
     try {
       const [[{ id }]] = await connection.query('SELECT CONNECTION_ID() AS id');
       const sleeping = connection.query('SELECT SLEEP(3) AS marker_activity_test');
-      let lines = [];
-      for (let i = 0; i < 50 && !lines.some((line) => line.includes('marker_activity_test')); i += 1) {
-        await new Promise((resolve) => { setTimeout(resolve, 100); });
-        lines = await serverActivity('mariadb', state);
-      }
-      const text = lines.join('\n');
+      const text = await activityShowing('mariadb', state, 'marker_activity_test');
       assert.match(text, new RegExp(`ID="${id}" USER="${state.user}" DB=- COMMAND="Query" TIME="\\d+" STATE="User sleep" INFO="SELECT SLEEP\\(3\\) AS marker_activity_test"`));
       assert.match(text, /InnoDB transactions:/);
       assert.match(text, /^ {2}TRANSACTIONS$/m);
