@@ -6,18 +6,11 @@
 import mysql from 'mysql2/promise';
 import neo4j from 'neo4j-driver';
 import pg from 'pg';
+import { withTimeout } from '../core/errors.js';
 
 export const ACTIVITY_TIMEOUT_MS = 10_000;
 // Of SHOW ENGINE INNODB STATUS, the sections that say who waits on whom.
 const INNODB_SECTIONS = ['SEMAPHORES', 'TRANSACTIONS'];
-
-function bounded(promise, ms, what) {
-  let timer;
-  const deadline = new Promise((resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms / 1000} s`)), ms);
-  });
-  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
-}
 
 function table(rows, columns) {
   if (rows.length === 0) return ['  (none)'];
@@ -121,7 +114,8 @@ export async function serverActivity(family, state) {
   const look = ACTIVITY[family];
   if (!look) return [`(${family} has no activity view; its process tree is listed instead)`];
   try {
-    return await bounded(look(state), ACTIVITY_TIMEOUT_MS, `${family} on ${state.host}:${state.port}`);
+    return await withTimeout(look(state), ACTIVITY_TIMEOUT_MS,
+      `${family} on ${state.host}:${state.port} did not answer within ${ACTIVITY_TIMEOUT_MS / 1000} s`);
   } catch (error) {
     return [`could not read its activity: ${error.message}`];
   }
