@@ -30,6 +30,7 @@ import { SHAPES } from '../workloads/crud/documents.js';
 import { DISTRIBUTIONS } from '../workloads/mixed/keys.js';
 import { SIZES as QUERY_SIZES } from '../workloads/queries/data.js';
 import { DEFAULT_SUITE, SUITES, suiteIds } from '../workloads/index.js';
+import { DEFAULT_DURABILITY, DURABILITY_TERMS } from '../core/terms.js';
 import { checkPresetFlags, presetNames } from '../workloads/social/presets.js';
 
 const HARNESS_VERSION = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
@@ -90,7 +91,8 @@ await yargs(hideBin(process.argv))
       ops: { type: 'string', describe: 'crud: documents per phase; mixed: operations per workload; or a comma-separated list of counts', defaultDescription: `${SUITES.crud.defaults.ops} (crud), ${SUITES.mixed.defaults.ops} (mixed)` },
       size: { type: 'string', describe: `queries: the collection sizes, a comma-separated list of ${Object.keys(QUERY_SIZES).join(', ')}`, defaultDescription: SUITES.queries.defaults.size },
       shape: { type: 'string', choices: SHAPES, describe: 'crud, mixed: uniform documents (one shape for all), or varied (names, number and types of fields change per document)', defaultDescription: SUITES.crud.defaults.shape },
-      sync: { type: 'boolean', describe: 'crud, mixed: each write with the database\'s durable acknowledgement (as singleWriteSync), instead of its default one', defaultDescription: 'false' },
+      durability: { type: 'string', choices: DURABILITY_TERMS, describe: 'the durability every timed write runs under, the same for every database: relaxed = acknowledged before the commit\'s log is flushed to disk, durable = after (fsync). Applied to a server `bench server` runs, read back from any server; a server set otherwise is refused (social\'s singleWriteSync is always durable)', defaultDescription: DEFAULT_DURABILITY },
+      sync: { type: 'boolean', describe: 'crud, mixed: the same as --durability durable', defaultDescription: 'false' },
       records: { type: 'number', describe: 'mixed: documents loaded (untimed) before each round', defaultDescription: String(SUITES.mixed.defaults.records) },
       distribution: { type: 'string', choices: DISTRIBUTIONS, describe: 'mixed: how keys are chosen (YCSB\'s three; zipfian constant 0.99)', defaultDescription: SUITES.mixed.defaults.distribution },
       clients: { type: 'number', default: 1, describe: 'client processes (1 to 256) that run the operations, each with its own connections and its share of --concurrency (and --rate), started together; their latency histograms are merged. A warning when more than the cores' },
@@ -120,7 +122,7 @@ await yargs(hideBin(process.argv))
     .example('$0 run --dataset pokec --scale full', 'the real Pokec files (after `bench data fetch pokec`), the classic parameters')
     .example('$0 run --db postgresql --preset nosql-tests-2018', 'the published 2018 parameters on the full Pokec')
     .example('$0 run --suite crud --db postgresql --ops 10000,100000', 'inserts, gets, updates and deletes at concurrency 1 to 64, as ArangoDB vs CouchDB (2012)')
-    .example('$0 run --suite crud --concurrency 1,8,64 --shape varied --sync', 'three levels, documents of varied shapes, durable writes')
+    .example('$0 run --suite crud --concurrency 1,8,64 --shape varied --durability durable', 'three levels, documents of varied shapes, every write fsynced before its acknowledgement')
     .example('$0 run --suite mixed --db postgresql --workload 95-5 --rate 1000,2000,4000', 'open loop at three rates: latency against achieved throughput')
     .example('$0 run --suite mixed --db postgresql --workload read-only --clients 4', 'the operations from four client processes: past what one Node.js process can send')
     .example('$0 run --suite queries --db postgresql --size 10k,100k', 'the AQL shootout\'s query cases, 5 runs each after a warm-up, every answer checked')

@@ -14,6 +14,7 @@ import { runBenchmark } from '../runner/run.js';
 import { checkShardedSuite, shardSettings } from '../runner/shards.js';
 import { SUITES, getSuite, isSupported } from '../workloads/index.js';
 import { getPreset } from '../workloads/social/presets.js';
+import { durabilityOf } from '../core/terms.js';
 import {
   adapterOptions, checkDataset, connectionRecord, givenFlags, numberList, selectWorkloads, serverProcess,
 } from './options.js';
@@ -132,6 +133,7 @@ async function execute(rawArgv, { stdout, importOnly, onDone = null }) {
   checkSuiteSupported(description, importOnly ? SUITES.social : suite);
   // Flag mistakes are reported before the dataset is prepared, which can take minutes the first time.
   const suiteConfig = suite.configure(settings);
+  const durability = durabilityOf(argv);
   const shard = shardSettings(argv, hideBin(process.argv));
   if (shard) checkShardedSuite(suite.id);
   const clients = argv.clients ?? 1;
@@ -157,6 +159,8 @@ async function execute(rawArgv, { stdout, importOnly, onDone = null }) {
     stallTimeoutMs: Math.round((argv['stall-timeout'] ?? 60) * 1000),
     connection: connectionRecord(options),
     preset,
+    durability,
+    durabilitySource: given.has('durability') ? '--durability' : argv.sync ? '--sync' : 'default',
   };
   const stored = storedResult(argv['restart-cmd']);
   const recorder = resultRecorder(outDir, stored);

@@ -13,6 +13,7 @@ export const ErrorCodes = Object.freeze({
   IMPORT: 'E_IMPORT',
   RESTART: 'E_RESTART',
   OUTPUT: 'E_OUTPUT',
+  TERMS: 'E_TERMS',
 });
 
 export class BenchError extends Error {

@@ -63,6 +63,8 @@ export function addWorkload(result, workload, supported) {
       // Why the database cannot express it, where its adapter says (description.unsupported).
       ...(workload.unsupported ? { reason: workload.unsupported } : {}),
     };
+  // The durability term its writes ran under (core/terms.js); absent for a workload that writes nothing it times.
+  if (workload.durability) entry.durability = workload.durability;
   result.workloads[workload.name] = workload.params ? { ...entry, params: workload.params } : entry;
 }
 

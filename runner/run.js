@@ -8,6 +8,7 @@ import { BenchError, ErrorCodes, withTimeout } from '../core/errors.js';
 import { packageVersion } from '../core/environment.js';
 import { abbreviate } from '../workloads/compare.js';
 import { SUITES, isSupported } from '../workloads/index.js';
+import { DEFAULT_DURABILITY, termObstacle, workloadDurability } from '../core/terms.js';
 import { addWorkload, createResult, finishResult, recordRun } from '../results/model.js';
 import { summarizeLatencies } from '../results/stats.js';
 import { measureDisk } from '../resources/disk.js';
@@ -18,6 +19,7 @@ import { checkClients, startClients } from './clients.js';
 import { execute } from './execute.js';
 import { executeOpenLoop } from './open-loop.js';
 import { restartServer } from './restart.js';
+import { settleTerms } from './terms.js';
 import {
   checkShardedSuite, createCoordinator, measureClockOffset, shareOf, sleepUntil, wallNow,
 } from './shards.js';
@@ -315,11 +317,26 @@ export async function runBenchmark({
         clock: await measureClockOffset(description, adapterOptions),
       },
     });
-    for (const step of planEntries(rounds)) {
+    const durability = config.durability ?? DEFAULT_DURABILITY;
+    const planned = planEntries(rounds);
+    for (const step of planned) {
+      const obstacle = isSupported(description, step.workload) ? termObstacle(description, step.workload, durability) : null;
       addWorkload(result, {
-        ...step.workload, name: step.key, params: step.params, unsupported: description.unsupported?.[step.workload.operation],
-      }, isSupported(description, step.workload));
+        ...step.workload,
+        name: step.key,
+        params: step.params,
+        durability: workloadDurability(step.workload, durability),
+        unsupported: obstacle ?? description.unsupported?.[step.workload.operation],
+      }, isSupported(description, step.workload) && !obstacle);
     }
+    result.terms = await settleTerms({
+      description,
+      adapter: setupAdapter,
+      durability,
+      source: config.durabilitySource ?? 'default',
+      workloads: planned.filter((step) => result.workloads[step.key].supported).map((step) => step.workload),
+      owned: server?.source === 'bench server',
+    });
     const loaded = leader ? await loadMeasured({
       suite, adapter: setupAdapter, description, options: adapterOptions, data: dataset, reimport, progress, server, config,
     }) : null;
@@ -334,7 +351,8 @@ export async function runBenchmark({
   }
   await onUpdate(result);
 
-  const supported = workloads.filter((workload) => isSupported(description, workload));
+  const supported = workloads.filter((workload) => isSupported(description, workload)
+    && !termObstacle(description, workload, config.durability ?? DEFAULT_DURABILITY));
   const expected = await suite.context(dataset, supported);
   const inputCache = new Map();
   const inputs = (step) => {

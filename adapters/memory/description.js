@@ -15,6 +15,14 @@ export default {
     singleWriteSync: 'none: identical to singleWrite; there is nothing to make durable.',
   },
   durablePerWrite: [],
+  // Nothing reaches a disk, so a write is acknowledged before any flush (relaxed), and never durable.
+  terms: {
+    durability: {
+      scope: 'none',
+      relaxed: { how: 'documents live in process memory only: acknowledged at once, never flushed to disk' },
+      durable: { unavailable: 'documents live in process memory only; nothing is ever flushed to disk' },
+    },
+  },
   execution: 'serial',
   // Its data lives in this process's memory: client processes of bench run --clients would each see their own.
   multiProcess: false,

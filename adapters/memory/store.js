@@ -60,6 +60,10 @@ export class MemoryAdapter {
     return {};
   }
 
+  async terms() {
+    return { settings: {}, applied: [], problems: [] };
+  }
+
   async warmup() {}
 
   #ns() {

@@ -1,4 +1,5 @@
 import { BenchError, ErrorCodes } from '../../core/errors.js';
+import { mysqlTerms } from './terms.js';
 import { InFlight, OPERATION_METHODS } from '../in-flight.js';
 import { BULK_LOAD_MODULE, BulkLoad, IMPORT_STREAMS, split } from '../bulk-load.js';
 import { LoadStream, insertBatch } from './bulk.js';
@@ -145,6 +146,11 @@ export class MysqlAdapter {
              @@version_comment AS version_comment`);
     // Whatever the driver, imports go through mysql2's LOAD DATA (README, "Drivers").
     return this.#mariadb ? { ...row, import_driver: IMPORT_DRIVER } : { ...row };
+  }
+
+  // The durability term, set on a server `bench server` runs (owned) and read back from any (terms.js).
+  async terms(request) {
+    return mysqlTerms(this.#connection, `${this.#options.host}:${this.#options.port}`, request);
   }
 
   // InnoDB's own figures for the namespace's database: pages of data and indexes as its statistics last counted

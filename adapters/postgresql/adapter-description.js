@@ -24,6 +24,15 @@ export function adapterDescription({ id, name, model, queries }) {
         + 'survives a server crash and a power loss (with the server\'s fsync=on).',
     },
     durablePerWrite: ['singleWriteSync'],
+    // The durability terms (adapters/README.md, "Terms"): synchronous_commit is a session setting, so both run
+    // side by side; terms() reads fsync back, which durable writes need.
+    terms: {
+      durability: {
+        scope: 'session',
+        relaxed: { how: 'synchronous_commit=off on every connection that writes: the commit returns before its WAL is flushed' },
+        durable: { how: 'synchronous_commit=on on every connection that writes, on a server with fsync=on: the commit returns once its WAL is flushed' },
+      },
+    },
     execution: 'parallel',
     server: 'postgresql',
     connection: {

@@ -61,6 +61,9 @@ function tempStatements(table, model) {
   };
 }
 
+// What the durability terms depend on (terms()).
+const TERM_SETTINGS = Object.freeze(['fsync', 'synchronous_commit', 'wal_sync_method', 'full_page_writes']);
+
 export class PostgresAdapter {
   #label;
   #options;
@@ -132,7 +135,7 @@ export class PostgresAdapter {
       query: this.#queryStore.query,
       transaction: this.#queryStore.transaction,
       rows: (text, values) => this.#run(text, values),
-      write: (text, values) => this.#write(false, text, values),
+      write: (durable, text, values) => this.#write(durable, text, values),
     });
   }
 
@@ -176,6 +179,24 @@ export class PostgresAdapter {
     ));
     // Whatever the driver, imports go through pg's COPY (README, "Drivers").
     return this.#postgres ? { ...server, import_driver: 'pg (COPY); the timed operations through postgres' } : server;
+  }
+
+  // The durability term's settings as the server has them, and where each came from (pg_settings.source); the
+  // writes set synchronous_commit per session, so the server need only flush when asked: fsync on for durable.
+  async terms({ durability }) {
+    const rows = await this.#rows(
+      'SELECT name, setting, source FROM pg_settings WHERE name = ANY($1::text[]) ORDER BY name', [TERM_SETTINGS],
+    );
+    const settings = Object.fromEntries(rows.map(([name, value, source]) => [name, { value, source: `server (${source})` }]));
+    settings['synchronous_commit (writes)'] = {
+      value: durability === 'durable' ? 'on' : 'off', source: 'set by the adapter on each connection that writes',
+    };
+    const problems = [];
+    if (durability === 'durable' && settings.fsync?.value !== 'on') {
+      problems.push(`fsync is ${settings.fsync?.value} on ${this.#options.host}:${this.#options.port} (${settings.fsync?.source}): `
+        + 'durable writes need fsync=on (ALTER SYSTEM SET fsync = on; SELECT pg_reload_conf();)');
+    }
+    return { settings, applied: [], problems };
   }
 
   // Tables, their indexes and TOAST, of the namespace's schema only.

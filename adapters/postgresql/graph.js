@@ -11,7 +11,8 @@
 //   query(config)          pg's result of one statement, after any import phase has ended
 //   transaction(work)      work(client) in one transaction, on one connection of the pool
 //   rows(text, values)     the rows of a prepared statement, as arrays
-//   write(text, values)    pg's result of a prepared statement committed as singleWrite commits
+//   write(durable, text, values)  pg's result of a prepared statement committed with synchronous_commit on
+//                          (durable) or off
 import async from 'async';
 import { CopyStream } from './copy.js';
 
@@ -224,20 +225,21 @@ export function graphOperations(store) {
       return toCount(await store.rows(sql(name).countFollowers, [vertex]));
     },
 
-    async upsertEdge(name, { source, target, weight }) {
-      await store.write(sql(name).upsertEdge, [source, target, weight]);
+    // `durable`: the run's durability term (synchronous_commit on), else relaxed (off).
+    async upsertEdge(name, { source, target, weight }, { durable = false } = {}) {
+      await store.write(durable, sql(name).upsertEdge, [source, target, weight]);
     },
 
-    async upsertEdges(name, edges) {
-      await store.write(sql(name).upsertEdges, [column(edges, 'source'), column(edges, 'target'), column(edges, 'weight')]);
+    async upsertEdges(name, edges, { durable = false } = {}) {
+      await store.write(durable, sql(name).upsertEdges, [column(edges, 'source'), column(edges, 'target'), column(edges, 'weight')]);
     },
 
-    async removeEdge(name, { source, target }) {
-      await store.write(sql(name).removeEdge, [source, target]);
+    async removeEdge(name, { source, target }, { durable = false } = {}) {
+      await store.write(durable, sql(name).removeEdge, [source, target]);
     },
 
-    async removeEdges(name, pairs) {
-      await store.write(sql(name).removeEdges, [column(pairs, 'source'), column(pairs, 'target')]);
+    async removeEdges(name, pairs, { durable = false } = {}) {
+      await store.write(durable, sql(name).removeEdges, [column(pairs, 'source'), column(pairs, 'target')]);
     },
   };
 }

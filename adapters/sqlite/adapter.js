@@ -58,6 +58,7 @@ export class SqliteAdapter {
       exec: (sql) => this.#connection.exec(sql),
       bulk: (work) => this.#bulk(work),
       table: (name) => this.#tables.temp(`g_${name}`),
+      write: (durable, work) => this.#write(durable, work),
     });
   }
 
@@ -107,6 +108,20 @@ export class SqliteAdapter {
       page_size: read('page_size'),
       temp_store: TEMP_STORE_NAMES[read('temp_store')],
     };
+  }
+
+  // The durability terms are the synchronous pragma of this connection, set per write (#write): read back with
+  // the journal mode they depend on (WAL).
+  async terms({ durability }) {
+    const db = this.#connection;
+    const journal = db.pragma('journal_mode', { simple: true });
+    const settings = {
+      journal_mode: { value: journal, source: 'set by the adapter at connect()' },
+      synchronous: { value: SYNCHRONOUS_NAMES[db.pragma('synchronous', { simple: true })], source: 'set by the adapter at connect()' },
+      'synchronous (writes)': { value: durability === 'durable' ? 'FULL' : 'NORMAL', source: 'set by the adapter around each write' },
+    };
+    const problems = journal === 'wal' ? [] : [`journal_mode is ${journal} in ${this.#file}: the terms assume WAL`];
+    return { settings, applied: [], problems };
   }
 
   // The pages of the namespace's tables and their indexes (dbstat), not the file: one file holds every

@@ -15,6 +15,14 @@ export default {
     singleWrite: 'WAL journal, synchronous=NORMAL: survives a process crash, not a power loss.',
     singleWriteSync: 'WAL journal, synchronous=FULL: fsync on every commit.',
   },
+  // The durability terms (adapters/README.md, "Terms"): the connection's synchronous pragma, set per write.
+  terms: {
+    durability: {
+      scope: 'session',
+      relaxed: { how: 'WAL journal, synchronous=NORMAL: a commit is written to the WAL file without fsync (the WAL is fsynced at checkpoints)' },
+      durable: { how: 'WAL journal, synchronous=FULL: the WAL is fsynced at every commit' },
+    },
+  },
   durablePerWrite: ['singleWrite', 'singleWriteSync'],
   execution: 'serial',
   connection: {

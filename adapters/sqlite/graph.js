@@ -8,6 +8,7 @@
 //   exec(sql)        runs statements that return nothing
 //   bulk(work)       runs work() in one transaction, without fsyncs (the adapter's import mode)
 //   table(name)      the edge collection's table name, checked
+//   write(durable, work)  runs a write with synchronous=FULL (durable) or NORMAL (relaxed) for its commit
 
 // Rows per INSERT of the bulk load: one statement per ROWS edges binds 3 * ROWS values at once, which costs
 // half the CPU of a call per edge; longer statements saved 2 % at most (README.md).
@@ -143,17 +144,18 @@ export function graphOperations(store) {
     async countFollowers(name, vertex) {
       return run(name, 'countFollowers').get(vertex);
     },
-    async upsertEdge(name, { source, target, weight }) {
-      run(name, 'upsertEdge').run(source, target, weight);
+    // `durable`: the run's durability term, synchronous=FULL for the commit (else NORMAL).
+    async upsertEdge(name, { source, target, weight }, { durable = false } = {}) {
+      store.write(durable, () => run(name, 'upsertEdge').run(source, target, weight));
     },
-    async upsertEdges(name, edges) {
-      run(name, 'upsertEdges').run(JSON.stringify(edges));
+    async upsertEdges(name, edges, { durable = false } = {}) {
+      store.write(durable, () => run(name, 'upsertEdges').run(JSON.stringify(edges)));
     },
-    async removeEdge(name, { source, target }) {
-      run(name, 'removeEdge').run(source, target);
+    async removeEdge(name, { source, target }, { durable = false } = {}) {
+      store.write(durable, () => run(name, 'removeEdge').run(source, target));
     },
-    async removeEdges(name, pairs) {
-      run(name, 'removeEdges').run(JSON.stringify(pairs));
+    async removeEdges(name, pairs, { durable = false } = {}) {
+      store.write(durable, () => run(name, 'removeEdges').run(JSON.stringify(pairs)));
     },
   };
 }

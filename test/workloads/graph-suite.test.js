@@ -77,7 +77,10 @@ test('one round per level and run, its steps keyed by the level only when there 
   const workloads = WORKLOADS.slice(0, 2);
   const one = suite.rounds({ config: { concurrency: [3], runs: 2 }, workloads });
   assert.deepEqual(one.map((r) => [r.run, r.label, r.concurrency, r.chained]), [[1, 'run 1/2', 3, false], [2, 'run 2/2', 3, false]]);
-  assert.deepEqual(one[0].steps, workloads.map((workload) => ({ key: workload.name, workload, params: { collection: COLLECTION, concurrency: 3 } })));
+  assert.deepEqual(one[0].steps, workloads.map((workload) => ({ key: workload.name, workload, params: { collection: COLLECTION, concurrency: 3, durable: false } })));
+  // The writes follow the run's durability term.
+  const durable = suite.rounds({ config: { concurrency: [3], runs: 1, durability: 'durable' }, workloads });
+  assert.equal(durable[0].steps[0].params.durable, true);
   const two = suite.rounds({ config: { concurrency: [1, 8], runs: 1 }, workloads });
   assert.deepEqual(two.map((r) => r.label), ['c=1 run 1/1', 'c=8 run 1/1']);
   assert.deepEqual(two[1].steps.map((s) => s.key), ['findEdge c=8', 'edgesOf c=8']);

@@ -56,7 +56,16 @@ test('social: one round per run over every selected workload, each step keyed by
   const workloads = SOCIAL.slice(0, 3);
   const rounds = social.rounds({ config: { runs: 2, concurrency: 7 }, workloads });
   assert.deepEqual(rounds.map((r) => [r.run, r.label, r.concurrency]), [[1, 'run 1/2', 7], [2, 'run 2/2', 7]]);
-  assert.deepEqual(rounds[1].steps, workloads.map((workload) => ({ key: workload.name, workload, params: null })));
+  // A write step's params say whether its writes are durable: singleWrite's follow the run's term (relaxed by
+  // default), singleWriteSync's are durable whatever the term.
+  const durableOf = { singleWrite: false, singleWriteSync: true };
+  assert.deepEqual(rounds[1].steps, workloads.map((workload) => ({
+    key: workload.name, workload, params: workload.name in durableOf ? { durable: durableOf[workload.name] } : null,
+  })));
+  assert.ok(workloads.some((workload) => workload.name === 'singleWrite'));
+  const durable = social.rounds({ config: { runs: 1, concurrency: 7, durability: 'durable' }, workloads: SOCIAL });
+  assert.deepEqual(durable[0].steps.filter((step) => step.params).map((step) => [step.key, step.params.durable]),
+    [['singleWrite', true], ['singleWriteSync', true]]);
   assert.deepEqual(social.rounds({ config: { runs: 0, concurrency: 1 }, workloads }), []);
 });
 

@@ -2,6 +2,7 @@
 // concurrency level (`--concurrency 1,2,4,...`), a round starts from an empty temporary collection and times four
 // phases one after the other, each one request per document: insert, get, update (replace), delete. Each level
 // gets a connection pool of its own size. A phase that fails leaves the later phases of its round unmeasured.
+import { durabilityOf } from '../../core/terms.js';
 import { claimNamespace } from '../../import/import.js';
 import { COLLECTION, WORKLOADS } from './workloads.js';
 import { crudDocuments } from './documents.js';
@@ -24,7 +25,7 @@ export default {
   // The documents of the largest count; a smaller count takes their prefix, which is the same documents.
   prepare: async ({ ops, shape, seed }) => ({ shape, seed, ...crudDocuments({ count: Math.max(...ops), shape, seed }) }),
   configure: (settings) => ({
-    concurrency: settings.concurrency, ops: settings.ops, shape: settings.shape, durable: settings.sync, seed: settings.seed,
+    concurrency: settings.concurrency, ops: settings.ops, shape: settings.shape, durable: durabilityOf(settings) === 'durable', seed: settings.seed,
   }),
   describeData: (data) => ({
     id: `crud-${data.shape}-s${data.seed}`,

@@ -73,7 +73,7 @@ export default {
     const rounds = [];
     const levels = config.concurrency.length;
     for (const concurrency of config.concurrency) {
-      const params = { collection: COLLECTION, concurrency };
+      const params = { collection: COLLECTION, concurrency, durable: config.durability === 'durable' };
       const steps = workloads.map((workload) => ({ key: stepKey(workload.name, concurrency, levels), workload, params }));
       for (let run = 1; run <= config.runs; run += 1) {
         rounds.push({

@@ -133,8 +133,10 @@ function write(operation, { batched, inputsOf, edgesOf, removes }) {
     name: operation,
     operation,
     compared: true,
+    // Each write is committed under the run's durability term.
+    durability: 'run',
     inputs: inputsOf,
-    call: (adapter, input, { collection }) => adapter.graph[operation](collection, input),
+    call: (adapter, input, { collection, durable }) => adapter.graph[operation](collection, input, { durable }),
     check: (ctx, inputs, answers, adapter, { collection }) => {
       const edges = edgesOf(ctx);
       return writeCheck(adapter, collection, ctx, removes ? { removed: edges } : { upserted: edges });

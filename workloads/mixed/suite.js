@@ -4,6 +4,7 @@
 // and rate starts from the same loaded state. Closed loop at each `--concurrency` level, or open loop at each
 // `--rate` (operations sent at their scheduled times, the pool still sized by the concurrency).
 import { eachLimit } from 'async';
+import { durabilityOf } from '../../core/terms.js';
 import { usageError } from '../../core/errors.js';
 import { claimNamespace } from '../../import/import.js';
 import { SHAPES, crudDocuments } from '../crud/documents.js';
@@ -80,11 +81,12 @@ export default {
   },
   configure(settings) {
     const { rate, sync, ...rest } = settings;
+    const durable = durabilityOf(settings) === 'durable';
     const {
       records, ops, levels, rates, distribution, shape, seed,
-    } = mixedSettings({ ...rest, rates: rate, durable: sync });
+    } = mixedSettings({ ...rest, rates: rate, durable });
     return {
-      concurrency: levels, records, ops, rates, distribution, shape, durable: Boolean(sync), seed,
+      concurrency: levels, records, ops, rates, distribution, shape, durable, seed,
     };
   },
   describeData: (data) => ({

@@ -150,6 +150,8 @@ function mixedWorkload({ name, operation, description, mix, stream }) {
     operation,
     compared: true,
     description,
+    // Its timed writes follow the run's durability term; the read-only mix times none.
+    durability: mix.read === 1 ? null : 'run',
     // The check needs when each operation began and ended.
     timed: true,
     inputs: (ctx, params) => operationStream(ctx, { ...params, mix, stream }),

@@ -2,6 +2,7 @@
 // shape, or SNAP's real files). Its data is a dataset imported once and reused while its marker matches; every
 // run measures the selected workloads in order over one connection at the run's concurrency.
 import { usageError } from '../../core/errors.js';
+import { DEFAULT_DURABILITY, workloadDurability } from '../../core/terms.js';
 import { prepareDataset } from '../../datasets/dataset.js';
 import { importDataset } from '../../import/import.js';
 import { loadExpected } from './expected.js';
@@ -57,7 +58,11 @@ export default {
   }),
   context: (data, workloads) => loadExpected(data, workloads),
   rounds({ config, workloads }) {
-    const steps = workloads.map((workload) => ({ key: workload.name, workload, params: null }));
+    // A write step's params say whether its writes are durable (the run's term, or singleWriteSync's own).
+    const steps = workloads.map((workload) => {
+      const term = workloadDurability(workload, config.durability ?? DEFAULT_DURABILITY);
+      return { key: workload.name, workload, params: term ? { durable: term === 'durable' } : null };
+    });
     return Array.from({ length: config.runs }, (_, i) => ({
       run: i + 1, label: `run ${i + 1}/${config.runs}`, concurrency: config.concurrency, steps,
     }));

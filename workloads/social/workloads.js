@@ -53,15 +53,18 @@ function writeBodies(count) {
     .map((id, i) => ({ ...expectedDocument(ctx, id), _key: `W${i + 1}` }));
 }
 
-function writeWorkload(name, description, count) {
+// singleWrite follows the run's durability term (singleWriteSync's operation under the durable one);
+// singleWriteSync is durable per write whatever the run's term.
+function writeWorkload(name, description, count, durability) {
   return {
     name,
     operation: name,
     compared: true,
     description,
+    durability,
     profileIds: (dataset) => dataset.params.writeIds.slice(0, count(dataset)),
     inputs: (ctx) => writeBodies(count(ctx.dataset))(ctx),
-    call: (adapter, doc) => adapter[name](name, doc),
+    call: (adapter, doc, params) => (params?.durable ? adapter.singleWriteSync(name, doc) : adapter.singleWrite(name, doc)),
     setup: (adapter) => adapter.createTempCollection(name),
     teardown: (adapter) => adapter.dropTempCollection(name),
     check: async (ctx, inputs, answers, adapter) => collectionDifferences(inputs, await adapter.readCollection(name)),
@@ -144,10 +147,10 @@ export const WORKLOADS = [
     call: (adapter, key) => adapter.singleRead(key),
     check: readCheck((ctx) => ctx.dataset.params.readIds),
   },
-  writeWorkload('singleWrite', 'insert profile-like documents, default acknowledgement',
-    (dataset) => dataset.sizes.writes),
+  writeWorkload('singleWrite', 'insert profile-like documents, acknowledged under the run\'s durability term',
+    (dataset) => dataset.sizes.writes, 'run'),
   writeWorkload('singleWriteSync', 'insert profile-like documents, durable acknowledgement per write',
-    (dataset) => dataset.sizes.writesSync),
+    (dataset) => dataset.sizes.writesSync, 'durable'),
   {
     name: 'aggregation',
     operation: 'aggregation',

@@ -1,0 +1,94 @@
+// The terms a comparison runs under, the same for every database of it: how durable an acknowledged write is.
+// Each adapter declares how its database gets each term (description.terms, adapters/README.md, "Terms"), or
+// why it cannot; the harness applies the term, reads the server's effective settings back before any work and
+// records them in the result; a report of results run under different terms says so first.
+import { usageError } from './errors.js';
+
+export const DURABILITY = Object.freeze({
+  relaxed: 'acknowledged before the commit\'s log record is flushed to disk: a crash of the database\'s process '
+    + 'loses nothing, but an operating-system crash or a power loss can lose the last moments of acknowledged writes',
+  durable: 'acknowledged after the commit\'s log record is flushed to disk (fsync): an acknowledged write survives '
+    + 'a power loss (on storage that honours flushes)',
+});
+export const DURABILITY_TERMS = Object.freeze(Object.keys(DURABILITY));
+// The 2012 CRUD publication turned per-write sync off in both databases; so does every suite by default.
+export const DEFAULT_DURABILITY = 'relaxed';
+
+// Where a database's term is chosen: 'session' (each connection or request picks it, so both terms can run side by
+// side in one run: PostgreSQL's synchronous_commit), 'server' (one setting for the whole server: MariaDB's
+// innodb_flush_log_at_trx_commit), 'none' (no writes reach a disk: the memory store).
+export const SCOPES = Object.freeze(['session', 'server', 'none']);
+
+// --durability, and crud's and mixed's older --sync, which means --durability durable.
+export function durabilityOf({ durability, sync }) {
+  if (Array.isArray(durability)) throw usageError(`--durability is given ${durability.length} times; give it once`);
+  if (durability !== undefined && !DURABILITY_TERMS.includes(durability)) {
+    throw usageError(`unknown durability "${durability}"; valid terms: ${DURABILITY_TERMS.join(', ')}`);
+  }
+  if (sync && durability === 'relaxed') {
+    throw usageError('--sync means --durability durable; it contradicts --durability relaxed');
+  }
+  if (sync) return 'durable';
+  return durability ?? DEFAULT_DURABILITY;
+}
+
+// The term a workload's writes run under: `durability: 'run'` follows the run's term, 'durable' always
+// (singleWriteSync, a durable per-write acknowledgement by definition); none for a workload that writes nothing
+// the clock measures.
+export function workloadDurability(workload, runTerm) {
+  if (workload.durability === 'durable') return 'durable';
+  if (workload.durability === 'run') return runTerm;
+  return null;
+}
+
+// The adapter's declaration of one term: { how } or { unavailable }; an adapter that declares no terms
+// at all has none of them.
+export function declaredTerm(description, term) {
+  const declared = description.terms?.durability;
+  if (!declared) return { unavailable: `${description.name}'s adapter declares no durability terms (adapters/README.md, "Terms")` };
+  const entry = declared[term];
+  if (!entry || (!entry.how && !entry.unavailable)) return { unavailable: `${description.name}'s adapter does not declare the ${term} term` };
+  return entry;
+}
+
+// Why a workload cannot run under this run's terms on this database, or null when it can: the term it needs is
+// unavailable, or (a server-wide setting) another term than the run's.
+export function termObstacle(description, workload, runTerm) {
+  const term = workloadDurability(workload, runTerm);
+  if (!term) return null;
+  const declared = declaredTerm(description, term);
+  if (declared.unavailable) {
+    return `${description.name} cannot write under the ${term} durability term: ${declared.unavailable}`;
+  }
+  const scope = description.terms.durability.scope ?? 'session';
+  if (term !== runTerm && scope === 'server') {
+    return `${description.name} sets durability for the whole server, and this run's term is ${runTerm}: `
+      + `the ${workload.name} workload needs ${term} (run it with --durability ${term})`;
+  }
+  return null;
+}
+
+// The durability terms the planned workloads need, each once.
+export function neededTerms(workloads, runTerm) {
+  return [...new Set(workloads.map((workload) => workloadDurability(workload, runTerm)).filter(Boolean))];
+}
+
+// The result's `terms` section: what was asked, how the database gets it, and what the server says.
+export function termsRecord({ description, durability, source, verified }) {
+  const declared = declaredTerm(description, durability);
+  return {
+    durability: {
+      term: durability,
+      source,
+      meaning: DURABILITY[durability],
+      how: declared.how ?? null,
+      unavailable: declared.unavailable ?? null,
+      scope: description.terms?.durability?.scope ?? null,
+      settings: verified?.settings ?? {},
+      applied: verified?.applied ?? [],
+    },
+  };
+}
+
+// The durability term a result ran under, or null for a result of a time before terms were recorded.
+export const durabilityOfResult = (result) => result.terms?.durability?.term ?? null;

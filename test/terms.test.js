@@ -1,0 +1,91 @@
+// The durability terms (core/terms.js, runner/terms.js): the flag, which workloads a database can run under a
+// term, and a run refused before any work when the server's settings contradict it.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  DEFAULT_DURABILITY, declaredTerm, durabilityOf, neededTerms, termObstacle, workloadDurability,
+} from '../core/terms.js';
+import { settleTerms } from '../runner/terms.js';
+import memory from '../adapters/memory/description.js';
+import mysql from '../adapters/mysql/description.js';
+import postgresql from '../adapters/postgresql/description.js';
+import { WORKLOADS as SOCIAL } from '../workloads/social/workloads.js';
+import { WORKLOADS as GRAPH } from '../workloads/graph/workloads.js';
+import { WORKLOADS as MIXED } from '../workloads/mixed/workloads.js';
+
+const social = (name) => SOCIAL.find((workload) => workload.name === name);
+
+test('--durability: relaxed by default, --sync means durable, anything else is a usage error', () => {
+  assert.equal(DEFAULT_DURABILITY, 'relaxed');
+  assert.equal(durabilityOf({}), 'relaxed');
+  assert.equal(durabilityOf({ durability: 'durable' }), 'durable');
+  assert.equal(durabilityOf({ sync: true }), 'durable');
+  assert.equal(durabilityOf({ sync: true, durability: 'durable' }), 'durable');
+  assert.throws(() => durabilityOf({ sync: true, durability: 'relaxed' }), { code: 'E_USAGE', message: /--sync means --durability durable/ });
+  assert.throws(() => durabilityOf({ durability: 'fast' }), { code: 'E_USAGE', message: 'unknown durability "fast"; valid terms: relaxed, durable' });
+  assert.throws(() => durabilityOf({ durability: ['relaxed', 'durable'] }), { code: 'E_USAGE', message: /given 2 times/ });
+});
+
+test('every timed write follows the run\'s term, singleWriteSync is always durable, reads have none', () => {
+  assert.equal(workloadDurability(social('singleWrite'), 'relaxed'), 'relaxed');
+  assert.equal(workloadDurability(social('singleWrite'), 'durable'), 'durable');
+  assert.equal(workloadDurability(social('singleWriteSync'), 'relaxed'), 'durable');
+  assert.equal(workloadDurability(social('singleRead'), 'relaxed'), null);
+  const graphWrites = GRAPH.filter((workload) => workloadDurability(workload, 'relaxed')).map((workload) => workload.name);
+  assert.deepEqual(graphWrites, ['upsertEdge', 'upsertEdges', 'removeEdge', 'removeEdges']);
+  assert.deepEqual(MIXED.filter((workload) => !workloadDurability(workload, 'durable')).map((workload) => workload.name), ['read-only']);
+  assert.deepEqual(neededTerms(SOCIAL, 'relaxed'), ['relaxed', 'durable']);
+  assert.deepEqual(neededTerms([social('singleRead')], 'relaxed'), []);
+});
+
+test('a workload a database cannot run under the run\'s terms is unsupported, with the reason', () => {
+  // The memory store has no durable term at all.
+  assert.match(termObstacle(memory, social('singleWriteSync'), 'relaxed'),
+    /^In-process memory cannot write under the durable durability term: documents live in process memory only/);
+  assert.equal(termObstacle(memory, social('singleWrite'), 'relaxed'), null);
+  // MariaDB's term is server-wide: singleWriteSync needs a durable run.
+  assert.match(termObstacle(mysql, social('singleWriteSync'), 'relaxed'),
+    /sets durability for the whole server, and this run's term is relaxed: the singleWriteSync workload needs durable \(run it with --durability durable\)/);
+  assert.equal(termObstacle(mysql, social('singleWriteSync'), 'durable'), null);
+  // PostgreSQL chooses per session: both at once.
+  assert.equal(termObstacle(postgresql, social('singleWriteSync'), 'relaxed'), null);
+  assert.equal(termObstacle(postgresql, social('singleRead'), 'relaxed'), null);
+  // An adapter that declares no terms has none.
+  const bare = { name: 'Bare', supports: ['singleWrite'] };
+  assert.match(declaredTerm(bare, 'relaxed').unavailable, /declares no durability terms/);
+  assert.match(termObstacle(bare, social('singleWrite'), 'relaxed'), /^Bare cannot write under the relaxed durability term/);
+});
+
+test('settings that contradict the term refuse a run that writes under it, and are only recorded for one that does not', async () => {
+  const contradicting = {
+    async terms({ durability, owned }) {
+      assert.equal(owned, false);
+      return {
+        settings: { innodb_flush_log_at_trx_commit: { value: '1', source: 'server (compile-time)' } },
+        applied: [],
+        problems: [`innodb_flush_log_at_trx_commit is 1: ${durability} writes need 0 or 2`],
+      };
+    },
+  };
+  await assert.rejects(settleTerms({
+    description: mysql, adapter: contradicting, durability: 'relaxed', source: 'default', workloads: [social('singleWrite')], owned: false,
+  }), (error) => {
+    assert.equal(error.code, 'E_TERMS');
+    assert.match(error.message, /^MySQL\/MariaDB does not run under the relaxed durability term this run asks for:\n  innodb_flush_log_at_trx_commit is 1: relaxed writes need 0 or 2\n  \(or run it with --durability durable/);
+    return true;
+  });
+  const record = await settleTerms({
+    description: mysql, adapter: contradicting, durability: 'relaxed', source: 'default', workloads: [social('singleRead')], owned: false,
+  });
+  assert.equal(record.durability.term, 'relaxed');
+  assert.equal(record.durability.verified, false);
+  assert.deepEqual(record.durability.problems, ['innodb_flush_log_at_trx_commit is 1: relaxed writes need 0 or 2']);
+  assert.deepEqual(record.durability.settings, { innodb_flush_log_at_trx_commit: { value: '1', source: 'server (compile-time)' } });
+  // An adapter without terms() is recorded unverified.
+  const unverified = await settleTerms({
+    description: postgresql, adapter: {}, durability: 'durable', source: '--durability', workloads: [social('singleWrite')], owned: true,
+  });
+  assert.equal(unverified.durability.verified, false);
+  assert.equal(unverified.durability.source, '--durability');
+  assert.match(unverified.durability.how, /synchronous_commit=on/);
+});
