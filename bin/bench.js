@@ -207,6 +207,7 @@ await yargs(hideBin(process.argv))
       baseline: { type: 'string', describe: 'the database shown as 100%', defaultDescription: 'arangodb when present, else the one that passed the most compared workloads (ties: first by id)' },
       dataset: { type: 'string', describe: 'report the results of this dataset id when the files hold several', defaultDescription: 'the latest dataset in the files, the others named on stderr' },
       'allow-mixed': { type: 'boolean', default: false, describe: 'report the results of every dataset together, and different operation counts (refused otherwise), with a warning' },
+      'allow-unequal-terms': { type: 'boolean', default: false, describe: 'show percentages and gains even when the databases ran under different terms (durability); the report\'s first line says so either way' },
       suite: { type: 'string', choices: suiteIds(), describe: 'report only the results of this suite (files of other suites are left out); queries: the published table per database, each database\'s load times, the normalised comparison per case and size; graph: requests per second per workload, database and edge list with the publication\'s gains, the import against the parse floor, bytes read and written per request, size on disk' },
     })
     .example('$0 report bench-results/', 'every result file in the directory, as a table')

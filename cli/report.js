@@ -19,7 +19,7 @@ export async function reportErrorsAsUsage(work) {
 export async function reportCommand(argv, { stdout = process.stdout, stderr = process.stderr } = {}) {
   if (argv.out) checkOutputFile(argv.out);
   return reportErrorsAsUsage(async () => {
-    const report = await createReport(argv.results, { baseline: argv.baseline, dataset: argv.dataset, allowMixed: argv['allow-mixed'], suite: argv.suite });
+    const report = await createReport(argv.results, { baseline: argv.baseline, dataset: argv.dataset, allowMixed: argv['allow-mixed'], allowUnequalTerms: argv['allow-unequal-terms'], suite: argv.suite });
     // Which dataset of several was reported goes to stderr whatever the format, so it is seen next to a file.
     for (const line of datasetNote(report.datasetChoice)) stderr.write(`${line}\n`);
     const text = REPORT_FORMATS[argv.format](report);

@@ -85,6 +85,16 @@ function align(rows) {
     .join('  ').trimEnd());
 }
 
+// The run's durability term, how the database got it and what the server said (core/terms.js).
+function termsLine(terms) {
+  const durability = terms?.durability;
+  if (!durability) return null;
+  const settings = Object.entries(durability.settings ?? {}).map(([name, { value }]) => `${name}=${value}`).join(', ');
+  const read = durability.verified ? `read back: ${settings || 'nothing to read'}` : 'not read back from the server';
+  return `durability: ${durability.term}${durability.how ? ` (${durability.how})` : ''}; ${read}`
+    + `${durability.applied?.length ? `; set: ${durability.applied.join('; ')}` : ''}`;
+}
+
 export function formatTable(result) {
   const header = ['workload', 'status', 'ops', 'median ms', 'ops/s', 'p50 ms', 'p99 ms', 'sd ms', ''];
   const compared = [];
@@ -106,6 +116,8 @@ export function formatTable(result) {
       ? `import: reused the data imported at ${result.import.importedAt}${diskNote(result.import)}`
       : `import: ${formatMs(result.import.ms / 1000)} s (profiles ${result.import.profilesPerSec}/s, relations ${result.import.relationsPerSec}/s, indexes ${formatMs(result.import.indexesMs / 1000)} s${importPathNote(result.import)})${diskNote(result.import)}`);
   }
+  const terms = termsLine(result.terms);
+  if (terms) lines.push(terms);
   const usage = result.resources && resourcesLine(result.resources, db);
   if (usage) lines.push(usage);
   lines.push('');

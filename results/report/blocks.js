@@ -4,6 +4,7 @@ import { formatBytes, formatCount, formatMs } from '../format.js';
 import { countFiles } from './datasets.js';
 import { durabilityBlocks } from './durability.js';
 import { suiteRendering } from './suites/index.js';
+import { termsBlock } from './terms.js';
 
 const MARK_NOT_SIGNIFICANT = '~';
 const MARK_CLIENT_BOUND = '!';
@@ -74,7 +75,7 @@ function detailRows(report, workloads) {
         passed && f.opsPerSec !== null ? formatCount(f.opsPerSec) : '',
         passed && f.latencyMs ? formatMs(f.latencyMs.p50) : '',
         passed && f.latencyMs ? formatMs(f.latencyMs.p99) : '',
-        workload.compared && !alone(report) ? (passed ? normalisedCell(f, database.id === report.baseline.id, baselinePassed) : '') : (passed ? `${markers(f).trim()}` : ''),
+        workload.compared && !alone(report) && !report.comparison?.refused ? (passed ? normalisedCell(f, database.id === report.baseline.id, baselinePassed) : '') : (passed ? `${markers(f).trim()}` : ''),
       ]);
     });
   }
@@ -145,16 +146,21 @@ export function reportBlocks(report) {
     {
       kind: 'text', id: 'summary', title: 'db-shootout report',
       lines: [
+        // Unequal terms are the first thing said; equal ones after the baseline.
+        ...(report.terms && !report.terms.equal ? [report.terms.line] : []),
+        ...(report.comparison?.reason ? [report.comparison.reason] : []),
         `dataset: ${datasetLine(report)}`,
         ...skippedLines(report),
         `databases: ${report.databases.map((d) => d.id).join(', ')}`,
         alone(report) ? 'baseline: none (one database: absolute figures, no percentages)' : `baseline: ${report.baseline.id} (${report.baseline.reason})`,
+        ...(report.terms?.equal ? [report.terms.line] : []),
       ],
     },
+    ...(report.terms ? [termsBlock(report)] : []),
     ...(suiteRendering(report.suite).blocks?.(report) ?? []),
-    ...(alone(report) ? [] : [matrix(report)]),
+    ...(alone(report) || report.comparison?.refused ? [] : [matrix(report)]),
     {
-      kind: 'table', id: 'workloads', title: 'Workloads', header: alone(report) ? DETAIL_HEADER.slice(0, -1).concat('') : DETAIL_HEADER,
+      kind: 'table', id: 'workloads', title: 'Workloads', header: alone(report) || report.comparison?.refused ? DETAIL_HEADER.slice(0, -1).concat('') : DETAIL_HEADER,
       numeric: DETAIL_NUMERIC, rows: detailRows(report, compared),
     },
   ];

@@ -7,6 +7,7 @@ import { durabilityReport, isCrashDocument } from './durability.js';
 import { ReportErrorCodes, reportError } from './errors.js';
 import { chooseBaseline, normaliseWorkload } from './normalise.js';
 import { suiteRendering } from './suites/index.js';
+import { compareTerms, databaseTerms } from './terms.js';
 
 export const REPORT_SCHEMA = 'db-shootout/report@1';
 export const STATISTICS = Object.freeze({
@@ -125,14 +126,22 @@ export function buildReport(given, options = {}) {
   return { ...buildRunReport(runs, options), durability };
 }
 
-function buildRunReport(given, { baseline: requested, dataset, allowMixed = false }) {
+function buildRunReport(given, { baseline: requested, dataset, allowMixed = false, allowUnequalTerms = false }) {
   const warnings = [];
   const { documents, choice } = selectDataset(given, { dataset, allowMixed });
   const names = workloadNames(documents);
   checkSameWork(documents, names, { allowMixed, remedy: REMEDY }, warnings);
   const groups = groupByDatabase(documents);
   consistencyWarnings(documents, groups, warnings);
-  const pooled = [...groups.entries()].map(([id, group]) => poolDatabase(id, group, names));
+  const pooled = [...groups.entries()].map(([id, group]) => ({ ...poolDatabase(id, group, names), terms: databaseTerms(group) }));
+  // Databases that wrote under different terms did different work: no percentages unless asked for.
+  const terms = compareTerms(pooled);
+  const comparison = terms.equal || pooled.length < 2
+    ? { refused: false, reason: null }
+    : allowUnequalTerms
+      ? { refused: false, reason: 'shown as asked (--allow-unequal-terms), though the terms differ' }
+      : { refused: true, reason: 'no percentages or gains: the databases ran under different terms (pass --allow-unequal-terms to show them anyway)' };
+  if (!terms.equal) warnings.push(terms.line);
   const comparedNames = names.filter((name) => isCompared(name, documents));
   const baseline = chooseBaseline(pooled, comparedNames, requested);
   const databases = orderDatabases(pooled, baseline.id);
@@ -144,7 +153,7 @@ function buildRunReport(given, { baseline: requested, dataset, allowMixed = fals
     const ops = Math.max(0, ...Object.values(results).map((figures) => figures.ops ?? 0)) || null;
     return {
       name, compared, description, ops,
-      results: compared ? normaliseWorkload(results, baseline.id)
+      results: compared && !comparison.refused ? normaliseWorkload(results, baseline.id)
         : Object.fromEntries(Object.entries(results).map(([id, figures]) => [id, { ...figures, normalisedPct: null, significant: null }])),
     };
   });
@@ -152,7 +161,7 @@ function buildRunReport(given, { baseline: requested, dataset, allowMixed = fals
     warnings.push('in some workloads the harness itself was the bottleneck (marked !): those figures may understate the database');
   }
   const suite = suiteOf(documents[0].result);
-  const own = suiteRendering(suite).model?.({ workloads, databases, documents });
+  const own = suiteRendering(suite).model?.({ workloads, databases, documents, comparison });
   if (own) warnings.push(...own.warnings);
 
   return {
@@ -160,6 +169,8 @@ function buildRunReport(given, { baseline: requested, dataset, allowMixed = fals
     suite,
     statistics: STATISTICS,
     baseline,
+    terms: { equal: terms.equal, line: terms.line },
+    comparison,
     datasets: distinct(documents.map(({ result }) => describeDataset(result))),
     datasetChoice: choice,
     databases: databases.map(({ workloads: _, ...database }) => database),

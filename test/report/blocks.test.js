@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { reportBlocks, normalisedCell } from '../../results/report/blocks.js';
 import { buildReport } from '../../results/report/build.js';
+import { REPORT_FORMATS } from '../../results/report/index.js';
 
 const latency = (ms) => ({ p50: ms / 10, p90: ms / 5, p99: ms / 2, max: ms, mean: ms / 10 });
 const passed = (times, { ops = 10, compared = true } = {}) => ({
@@ -61,11 +62,12 @@ const block = (report, id) => reportBlocks(report).find((b) => b.id === id);
 
 test('two databases: the summary, then the matrix relative to the baseline, words for a workload without a time', () => {
   const report = buildReport(twoDatabases(), { baseline: 'a' });
-  assert.deepEqual(reportBlocks(report).map((b) => b.id), ['summary', 'normalised', 'workloads', 'not-compared', 'resources', 'reproducibility', 'legend', 'warnings']);
+  assert.deepEqual(reportBlocks(report).map((b) => b.id), ['summary', 'terms', 'normalised', 'workloads', 'not-compared', 'resources', 'reproducibility', 'legend', 'warnings']);
   assert.deepEqual(block(report, 'summary').lines, [
     'dataset: synthetic-tiny-s1-g1 (synthetic tiny, 1,000 profiles, 17,531 relations, seed 1)',
     'databases: a, b',
     'baseline: a (named with --baseline)',
+    'terms: not recorded in these results (run before durability terms were recorded): the databases may have written under different durability',
   ]);
   const matrix = block(report, 'normalised');
   assert.equal(matrix.title, 'Median time relative to a (= 100%; lower is faster)');
@@ -153,15 +155,16 @@ test('one database: absolute figures, no matrix, no percentages; the datasets th
   a.result.workloads.singleRead.resources = { clientBound: true };
   const report = buildReport([a, other]);
   const blocks = reportBlocks(report);
-  assert.deepEqual(blocks.map((b) => b.id), ['summary', 'workloads', 'not-compared', 'resources', 'reproducibility', 'legend', 'warnings']);
+  assert.deepEqual(blocks.map((b) => b.id), ['summary', 'terms', 'workloads', 'not-compared', 'resources', 'reproducibility', 'legend', 'warnings']);
   assert.deepEqual(blocks[0].lines, [
     'dataset: synthetic-tiny-s1-g1 (synthetic tiny, 1,000 profiles, 17,531 relations, seed 1)',
     'not reported (other datasets in the files; --dataset <id> chooses): synthetic-small-s1-g1 (1 file)',
     'databases: a',
     'baseline: none (one database: absolute figures, no percentages)',
+    'terms: not recorded in these results (run before durability terms were recorded): the databases may have written under different durability',
   ]);
-  assert.equal(blocks[1].header.at(-1), '');
-  assert.deepEqual(blocks[1].rows.map((row) => row.at(-1)), ['!', '', '']);
+  assert.equal(blocks[2].header.at(-1), '');
+  assert.deepEqual(blocks[2].rows.map((row) => row.at(-1)), ['!', '', '']);
 });
 
 test('a dataset\'s unknown fields are question marks', () => {
@@ -184,6 +187,7 @@ test('the kinds and titles of the lists, every line of the legend, the warnings\
   const report = buildReport(twoDatabases(), { baseline: 'a' });
   assert.deepEqual(reportBlocks(report).map((b) => [b.id, b.kind, b.title]), [
     ['summary', 'text', 'db-shootout report'],
+    ['terms', 'table', 'Terms each database ran under (the same for all, or the comparison says so)'],
     ['normalised', 'table', 'Median time relative to a (= 100%; lower is faster)'],
     ['workloads', 'table', 'Workloads'],
     ['not-compared', 'table', 'Not compared (warmup: reported, never normalised)'],
@@ -205,8 +209,8 @@ test('one database: the tables\' headers without the baseline\'s column; no tabl
   const [a] = twoDatabases();
   delete a.result.workloads.warmup;
   const blocks = reportBlocks(buildReport([a]));
-  assert.deepEqual(blocks.map((b) => b.id), ['summary', 'workloads', 'resources', 'reproducibility', 'legend']);
-  assert.deepEqual(blocks[1].header, ['workload', 'ops/run', 'database', 'status', 'runs', 'median ms', '95% CI ms', 'ops/s', 'p50 ms', 'p99 ms', '']);
+  assert.deepEqual(blocks.map((b) => b.id), ['summary', 'terms', 'workloads', 'resources', 'reproducibility', 'legend']);
+  assert.deepEqual(blocks[2].header, ['workload', 'ops/run', 'database', 'status', 'runs', 'median ms', '95% CI ms', 'ops/s', 'p50 ms', 'p99 ms', '']);
   // Two workloads not compared: both named in the title, the same header.
   const [b] = twoDatabases();
   b.result.workloads.cooldown = passed([2], { compared: false });
@@ -240,4 +244,55 @@ test('crash tests alone: their durability blocks and nothing of the runs\' repor
   const blocks = reportBlocks(report);
   assert.ok(blocks.length > 0);
   assert.deepEqual(blocks, durabilityBlocks(report));
+});
+
+// The durability term of a result, as runner/terms.js records it.
+const withTerm = (document, term, verified = true) => {
+  document.result.terms = {
+    durability: { term, source: 'default', verified, how: `${term} how`, settings: { fsync: { value: 'on', source: 'server (default)' } } },
+  };
+  return document;
+};
+
+test('equal terms: said after the baseline, a terms row per database above the figures, percentages as usual', () => {
+  const [a, b] = twoDatabases();
+  const report = buildReport([withTerm(a, 'relaxed'), withTerm(b, 'relaxed')], { baseline: 'a' });
+  assert.deepEqual(report.terms, { equal: true, line: 'terms: every database wrote under the relaxed durability term, read back from each server' });
+  assert.equal(report.comparison.refused, false);
+  assert.deepEqual(block(report, 'summary').lines.at(-1), report.terms.line);
+  const terms = block(report, 'terms');
+  assert.deepEqual(terms.header, ['database', 'durability', 'read back from the server', 'cores', 'version']);
+  assert.deepEqual(terms.rows, [['a', 'relaxed', 'fsync=on', '2 (the machine\'s)', '1'], ['b', 'relaxed', 'fsync=on', '2 (the machine\'s)', '2']]);
+  assert.ok(block(report, 'normalised'));
+  // A database whose settings were not read back is named.
+  const unread = buildReport([withTerm(twoDatabases()[0], 'durable', false), withTerm(twoDatabases()[1], 'durable')], { baseline: 'a' });
+  assert.equal(unread.terms.line, 'terms: every database wrote under the durable durability term (not read back from a)');
+  assert.equal(block(unread, 'terms').rows[0][1], 'durable (unverified)');
+});
+
+test('unequal terms: the first line says so, no percentages, no matrix, unless asked; then shown with a warning', () => {
+  const [a, b] = twoDatabases();
+  const report = buildReport([withTerm(a, 'relaxed'), withTerm(b, 'durable')], { baseline: 'a' });
+  const first = 'UNEQUAL TERMS: the databases did not write under the same durability (a relaxed, b durable): the figures compare different work';
+  assert.equal(block(report, 'summary').lines[0], first);
+  assert.equal(block(report, 'summary').lines[1], 'no percentages or gains: the databases ran under different terms (pass --allow-unequal-terms to show them anyway)');
+  assert.equal(report.comparison.refused, true);
+  assert.equal(block(report, 'normalised'), undefined);
+  assert.equal(block(report, 'workloads').header.at(-1), '');
+  assert.ok(report.workloads.every((workload) => Object.values(workload.results).every((figures) => figures.normalisedPct === null)));
+  assert.ok(report.warnings.includes(first));
+  assert.match(REPORT_FORMATS.table(report), /^db-shootout report\nUNEQUAL TERMS:/);
+  assert.match(REPORT_FORMATS.html(report), /UNEQUAL TERMS: the databases did not write under the same durability/);
+  assert.doesNotMatch(REPORT_FORMATS.table(report), /100% \(baseline\)/);
+  const asked = buildReport([withTerm(twoDatabases()[0], 'relaxed'), withTerm(twoDatabases()[1], 'durable')], { baseline: 'a', allowUnequalTerms: true });
+  assert.equal(block(asked, 'summary').lines[0], first);
+  assert.equal(block(asked, 'summary').lines[1], 'shown as asked (--allow-unequal-terms), though the terms differ');
+  assert.ok(block(asked, 'normalised'));
+  // A result of a time before terms beside one with a term is unequal too; one database pooled over two terms is.
+  const legacy = buildReport([withTerm(twoDatabases()[0], 'relaxed'), twoDatabases()[1]], { baseline: 'a' });
+  assert.match(block(legacy, 'summary').lines[0], /^UNEQUAL TERMS: .*\(a relaxed, b not recorded\)/);
+  const [one] = twoDatabases();
+  const two = { ...structuredClone(one), file: 'a2.json' };
+  const pooled = buildReport([withTerm(one, 'relaxed'), withTerm(two, 'durable')]);
+  assert.match(block(pooled, 'summary').lines[0], /^UNEQUAL TERMS: .*\(a relaxed and durable\)/);
 });

@@ -30,11 +30,17 @@ function report() {
 
 test('the table: each block titled, a blank line between them, columns aligned, lists of one line on the label\'s line', () => {
   const lines = REPORT_FORMATS.table(report()).split('\n');
-  assert.deepEqual(lines.slice(0, 14), [
+  assert.deepEqual(lines.slice(0, 20), [
     'db-shootout report',
     'dataset: d (? s, ? profiles, ? relations, seed 1)',
     'databases: a, b',
     'baseline: a (named with --baseline)',
+    'terms: not recorded in these results (run before durability terms were recorded): the databases may have written under different durability',
+    '',
+    'Terms each database ran under (the same for all, or the comparison says so):',
+    '  database  durability                 read back from the server  cores  version',
+    '  a         not recorded (unverified)                             n/a    1',
+    '  b         not recorded (unverified)                             n/a    1',
     '',
     'Median time relative to a (= 100%; lower is faster):',
     '  workload                  a       b',
@@ -62,12 +68,20 @@ test('the table: each block titled, a blank line between them, columns aligned, 
 test('Markdown: a heading per block, right-aligned numeric columns, pipes escaped, items bold', () => {
   const text = REPORT_FORMATS.markdown(report());
   const lines = text.split('\n');
-  assert.deepEqual(lines.slice(0, 12), [
+  assert.deepEqual(lines.slice(0, 20), [
     '# db-shootout report',
     '',
     '- dataset: d (? s, ? profiles, ? relations, seed 1)',
     '- databases: a, b',
     '- baseline: a (named with --baseline)',
+    '- terms: not recorded in these results (run before durability terms were recorded): the databases may have written under different durability',
+    '',
+    '## Terms each database ran under (the same for all, or the comparison says so)',
+    '',
+    '| database | durability | read back from the server | cores | version |',
+    '|---|---|---|---|---|',
+    '| a | not recorded (unverified) |  | n/a | 1 |',
+    '| b | not recorded (unverified) |  | n/a | 1 |',
     '',
     '## Median time relative to a (= 100%; lower is faster)',
     '',

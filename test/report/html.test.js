@@ -65,7 +65,7 @@ test('the HTML report loads offline with no errors and draws every chart', brows
     assert.equal(drawn[0].label, 'overview', 'the overview first');
     assert.equal(drawn[0].values, 10 * 4, 'every compared workload, one bar per database');
     assert.deepEqual(drawn.slice(1, 11).map((c) => c.label), report.workloads.filter((w) => w.compared).map((w) => w.name));
-    assert.equal(tables, 4, 'normalised, workloads, not compared, resources');
+    assert.equal(tables, 5, 'terms, normalised, workloads, not compared, resources');
 
     // One database: its throughput and latencies in absolute figures, no chart of percentages.
     const single = path.join(work, 'single.html');

@@ -78,7 +78,8 @@ test('the blocks: the published table per database, and the loads per size, reus
   assert.deepEqual(loads.rows, [['1k', '2.00 s (750/s)', 'reused'], ['10k', 'reused', '2.50 s (4,000/s)']]);
   assert.equal(blocks[0].lines[0], 'dataset: queries-s1 (query shootout documents)');
   // Right after the summary, before the generic tables.
-  assert.deepEqual(blocks.slice(1, 4).map((b) => b.id), ['queries-alpha', 'queries-beta', 'queries-load']);
+  // After the summary and the terms.
+  assert.deepEqual(blocks.slice(2, 5).map((b) => b.id), ['queries-alpha', 'queries-beta', 'queries-load']);
 });
 
 test('the CSV\'s own columns: the case, the collection and the published statistics; empty on a row no case names', () => {

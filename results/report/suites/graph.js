@@ -140,7 +140,7 @@ function rateCell(f, batched) {
 function workloadTable(report, workload) {
   const { edgeLists } = report.graph;
   const baselineId = report.baseline.id;
-  const withGains = !alone(report);
+  const withGains = !alone(report) && !report.comparison?.refused;
   return {
     kind: 'table',
     id: blockId(workload.name),
