@@ -9,7 +9,8 @@ import { runBenchmark } from '../runner/run.js';
 import { SUITES, isSupported } from '../workloads/index.js';
 import { conformanceCases, conformanceNamespaces } from '../test/conformance/suite.js';
 import { errorMessage, isConnectionFailure } from './errors.js';
-import { adapterOptions, connectionRecord } from './options.js';
+import { adapterOptions, connectionRecord, serverProcess } from './options.js';
+import { durabilityOf } from '../core/terms.js';
 import { createProgress } from './progress.js';
 import { ExitCodes } from './exit-codes.js';
 
@@ -24,7 +25,7 @@ const CHECK_SETTINGS = Object.freeze({
 });
 
 // { failed, notRun, unreachable }: after a case that could not connect, the others are not run.
-async function runConformance(description, options, write) {
+async function runConformance(description, options, write, owned) {
   const cases = conformanceCases(description);
   let failed = 0;
   for (const [index, { name, run, skip }] of cases.entries()) {
@@ -34,7 +35,7 @@ async function runConformance(description, options, write) {
     }
     announce(name);
     try {
-      await run({ options });
+      await run({ options, owned });
       write(`  pass  ${name}`);
     } catch (error) {
       failed += 1;
@@ -96,7 +97,10 @@ export async function checkCommand(argv, { stdout = process.stdout } = {}) {
 
   const scale = argv.scale ?? CHECK_SCALE;
   write(`conformance suite: ${description.name} (${description.id})`);
-  const conformance = await runConformance(description, { ...base, namespace: `${argv.namespace}_conformance` }, write);
+  // A server `bench server` runs: its server-wide terms may be set.
+  const server = serverProcess(description, argv);
+  const owned = server?.source === 'bench server';
+  const conformance = await runConformance(description, { ...base, namespace: `${argv.namespace}_conformance` }, write, owned);
   if (conformance.unreachable) {
     write(`\nFAIL: cannot connect to ${description.name}; ${conformance.failed} conformance case(s) failed, `
       + `${conformance.notRun} not run; the validated run not run`);
@@ -121,8 +125,9 @@ export async function checkCommand(argv, { stdout = process.stdout } = {}) {
         suite, description, adapterOptions: options, dataset, workloads: suite.workloads, progress,
         config: {
           ...suite.configure(settings), runs: 1, workloads: suite.workloads.map((w) => w.name), restartCmd: null,
-          stallTimeoutMs: 60_000, connection: connectionRecord(options),
+          stallTimeoutMs: 60_000, connection: connectionRecord(options), durability: durabilityOf(argv),
         },
+        server,
         command: `bench ${process.argv.slice(2).join(' ')}`,
       });
       write(formatTable(result));

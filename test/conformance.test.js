@@ -10,7 +10,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { adapterIds, loadAdapter } from '../adapters/index.js';
 import { conformanceCases, conformanceNamespaces } from './conformance/suite.js';
-import { serverTarget } from './helpers/servers.js';
+import { serverTarget, urlEnv } from './helpers/servers.js';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-conformance-'));
 after(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -41,7 +41,8 @@ for (const id of adapterIds()) {
     for (const { name, run, skip: caseSkip } of conformanceCases(description)) {
       test(name, { skip: caseSkip, timeout: CASE_TIMEOUT_MS }, () => {
         ran = true;
-        return run({ options });
+        // The local server `bench server` runs is the harness's own; one named by BENCH_<ID>_URL is not.
+        return run({ options, owned: description.kind === 'server' && !process.env[urlEnv(description)] });
       });
     }
   });

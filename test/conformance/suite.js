@@ -15,6 +15,7 @@ import { crudCases } from './crud.js';
 import { GRAPH_OPERATIONS, graphCases } from './graph.js';
 import { QUERY_METHODS, queryCases } from './queries.js';
 import { CASE_NAMES } from '../../workloads/queries/cases.js';
+import { DEFAULT_DURABILITY, DURABILITY_TERMS, SCOPES } from '../../core/terms.js';
 import { AGE_HISTOGRAM, FULL_DOCUMENT, NEIGHBORS, NEIGHBORS2, PATHS, PROFILES, RELATIONS } from './fixture.js';
 
 export const OPERATIONS = ['singleRead', 'singleWrite', 'singleWriteSync', 'aggregation', 'neighbors',
@@ -174,6 +175,56 @@ export function conformanceCases(description) {
     const operations = description.supports.filter((operation) => !CASE_NAMES.includes(operation) && !GRAPH_OPERATIONS.includes(operation));
     for (const method of [...LIFECYCLE, ...(imports ? IMPORT : []), ...(queries ? QUERY_METHODS : []), ...operations]) {
       assert.equal(typeof adapter[method], 'function', `the adapter implements ${method}()`);
+    }
+  });
+
+  // The durability terms (adapters/README.md, "Terms"): declared, and read back from the server under each term
+  // the adapter offers. `owned`: the server is one `bench server` runs, so a server-wide term may be set. On a
+  // server-wide setting the case also checks that terms() sees a contradiction: after setting the relaxed term,
+  // asking for durable without owning the server must name a problem.
+  add('the durability terms it declares are the ones the server reports', async ({ options, owned = false }) => {
+    const declared = description.terms?.durability;
+    assert.ok(declared, 'description.terms.durability is declared (adapters/README.md, "Terms")');
+    assert.ok(SCOPES.includes(declared.scope), `terms.durability.scope is one of ${SCOPES.join(', ')}, not ${declared.scope}`);
+    for (const term of DURABILITY_TERMS) {
+      const entry = declared[term];
+      assert.ok(entry && (typeof entry.how === 'string') !== (typeof entry.unavailable === 'string'),
+        `terms.durability.${term} holds either how or unavailable, a sentence`);
+    }
+    const offered = DURABILITY_TERMS.filter((term) => declared[term].how);
+    assert.ok(offered.length > 0, 'the database offers at least one durability term');
+    const adapter = description.create(options);
+    await adapter.connect();
+    try {
+      assert.equal(typeof adapter.terms, 'function', 'the adapter implements terms()');
+      const answers = {};
+      for (const term of offered) {
+        const answer = await adapter.terms({ durability: term, owned });
+        assert.ok(answer && typeof answer.settings === 'object', `terms() resolves { settings, applied, problems } under ${term}`);
+        for (const [name, setting] of Object.entries(answer.settings)) {
+          assert.equal(typeof setting?.value, 'string', `${term}: setting ${name} has a string value`);
+          assert.equal(typeof setting?.source, 'string', `${term}: setting ${name} says where it came from`);
+        }
+        assert.ok(Array.isArray(answer.applied) && answer.applied.every((line) => typeof line === 'string'), `${term}: applied is a list of statements`);
+        assert.ok(Array.isArray(answer.problems) && answer.problems.every((line) => typeof line === 'string'), `${term}: problems is a list of sentences`);
+        if (!owned) assert.deepEqual(answer.applied, [], `${term}: nothing is set on a server the harness does not own`);
+        if (declared.scope !== 'server' || owned) {
+          assert.deepEqual(answer.problems, [], `the server contradicts the declared ${term} term`);
+        }
+        answers[term] = answer;
+      }
+      if (declared.scope === 'server') {
+        assert.ok(offered.some((term) => answers[term].problems.length === 0),
+          `the server's settings match none of the declared terms: ${offered.map((term) => answers[term].problems.join('; ')).join(' / ')}`);
+        if (owned && offered.length === DURABILITY_TERMS.length) {
+          await adapter.terms({ durability: 'relaxed', owned: true });
+          const durable = await adapter.terms({ durability: 'durable', owned: false });
+          assert.ok(durable.problems.length > 0, 'a server set to the relaxed term contradicts durable: terms() must say so');
+          await adapter.terms({ durability: DEFAULT_DURABILITY, owned: true });
+        }
+      }
+    } finally {
+      await adapter.close();
     }
   });
 
