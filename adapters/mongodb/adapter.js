@@ -3,7 +3,7 @@
 // level from here (shortest-path.js); the graph suite's edge collections in graph.js.
 import { BenchError, ErrorCodes } from '../../core/errors.js';
 import { InFlight, OPERATION_METHODS } from '../in-flight.js';
-import { journaledWrite, openClient } from './connection.js';
+import { openClient } from './connection.js';
 import { deleteDocument, getDocument, insertDocument, updateDocument } from './crud.js';
 import { ageHistogram, fromStored, toStored, toStoredRelation } from './documents.js';
 import { graphOperations } from './graph.js';
@@ -18,6 +18,7 @@ import {
   warmupIndexScans, warmupProfilesPipeline,
 } from './social.js';
 import { readSettings } from './settings.js';
+import { mongoTerms, readTermAnswers, termWrite } from './terms.js';
 
 // How counts() counts a collection: exactly (countDocuments reads every document, or index entry), or from the
 // collection's metadata (estimatedDocumentCount), which an unclean shutdown can leave wrong.
@@ -85,6 +86,15 @@ export class MongoAdapter {
 
   async settings() {
     return readSettings(this.#admin);
+  }
+
+  // The durability term (adapters/README.md, "Terms"): every timed write names its write concern, so nothing is set
+  // on the server, owned or not; what the term depends on is read back, and what contradicts it is a problem.
+  async terms({ durability }) {
+    const { settings, problems } = mongoTerms(await readTermAnswers(this.#admin), {
+      durability, where: `${this.#options.host}:${this.#options.port}`,
+    });
+    return { settings, applied: [], problems };
   }
 
   // dbStats of the namespace's database: the space WiredTiger allocated to its collections and indexes.
@@ -187,13 +197,15 @@ export class MongoAdapter {
     return stored === null ? null : fromStored(stored);
   }
 
-  // No write concern of its own: the deployment's default applies (see the README).
+  // The relaxed term's write concern, { w: 1, j: false }, named explicitly: never the deployment's default, which
+  // may be w: "majority" (terms.js).
   async singleWrite(collection, doc) {
-    await this.#tempCollection(collection).insertOne(toStored(doc));
+    await this.#tempCollection(collection).insertOne(toStored(doc), termWrite(false));
   }
 
+  // The durable term's, { w: 1, j: true }.
   async singleWriteSync(collection, doc) {
-    await this.#tempCollection(collection).insertOne(toStored(doc), journaledWrite());
+    await this.#tempCollection(collection).insertOne(toStored(doc), termWrite(true));
   }
 
   async aggregation() {

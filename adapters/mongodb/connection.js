@@ -43,12 +43,6 @@ export function clientOptions(options) {
   };
 }
 
-// The options of a write acknowledged after its journal record is flushed to disk on the node that took it.
-// (`journal` is the driver's name for the `j` of the write concern sent to the server.)
-export function journaledWrite() {
-  return { writeConcern: { w: 1, journal: true } };
-}
-
 // A connected client whose pool holds its `concurrency` connections. Rejects with E_CONNECT naming host:port
 // and the reason within connectTimeoutMs, and at once when the first contact with the server fails (a refused
 // connection, an unknown host).

@@ -13,17 +13,26 @@ export default {
              'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath',
              'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument', ...CASE_NAMES, ...GRAPH_OPERATIONS],
   durability: {
-    singleWrite: 'insertOne with the deployment\'s default write concern. On a standalone that is w:1 without j: '
-      + 'acknowledged once applied in memory, its journal record flushed to disk within '
-      + 'storage.journal.commitIntervalMs (100 ms by default), so a mongod or OS crash or a power loss can lose '
-      + 'the last ~100 ms of acknowledged writes. On a replica set the implicit default (MongoDB 5.0+) is '
-      + 'w:"majority", journaled on a majority when writeConcernMajorityJournalDefault is true; settings() '
-      + 'reports the effective default.',
-    singleWriteSync: 'insertOne with writeConcern { w: 1, j: true }: acknowledged after its journal record is '
-      + 'flushed to disk on the node that took it, so it survives a mongod or OS crash and a power loss of that '
-      + 'node; on a replica set a failover can still roll back a write that no majority has.',
+    singleWrite: 'insertOne with the write concern { w: 1, j: false }, named on the request (never the '
+      + 'deployment\'s default, which is w: "majority" on a replica set since MongoDB 5.0): acknowledged once the node '
+      + 'has applied it in memory; WiredTiger flushes its journal record to disk within '
+      + 'storage.journal.commitIntervalMs (100 ms by default), and until then the record sits in mongod\'s journal '
+      + 'buffer, so a crash of mongod, of the OS or a power loss can lose the last ~100 ms of acknowledged writes. '
+      + 'The relaxed term; under --durability durable the harness runs singleWriteSync\'s write instead.',
+    singleWriteSync: 'insertOne with the write concern { w: 1, j: true }, the durable term: acknowledged after its '
+      + 'journal record is flushed to disk on the node that took it, so it survives a mongod or OS crash and a power '
+      + 'loss of that node; on a replica set a failover can still roll back a write that no majority has.',
   },
   durablePerWrite: ['singleWriteSync'],
+  // The durability terms (adapters/README.md, "Terms"): each timed write names its write concern (terms.js), so
+  // both terms run side by side; terms() reads back the storage engine and the journal they depend on.
+  terms: {
+    durability: {
+      scope: 'session',
+      relaxed: { how: 'write concern { w: 1, j: false } on every timed write, never the deployment\'s default: acknowledged once the node has applied the write in memory, its journal record flushed to disk by WiredTiger within storage.journal.commitIntervalMs (100 ms by default; until then it is in mongod\'s memory, so a crash of mongod can lose it too)' },
+      durable: { how: 'write concern { w: 1, j: true } on every timed write: acknowledged once its journal record is flushed to disk on the node that took it (WiredTiger with journaling on)' },
+    },
+  },
   execution: 'parallel',
   server: null,
   connection: {

@@ -7,6 +7,7 @@
 //   collection(name)   the driver's collection of the edge collection `name` (`g_<name>`, checked)
 //   create(name)       creates that collection
 import { cursorOptions } from './social.js';
+import { termWrite } from './terms.js';
 
 export const INDEXES = Object.freeze([
   { name: 'source_target', key: { source: 1, target: 1 }, unique: true },
@@ -56,8 +57,9 @@ export function upsertOperation({ source, target, weight }) {
 export const upsertOperations = (edges) => edges.map((edge) => ({ updateOne: upsertOperation(edge) }));
 export const removeOperations = (pairs) => pairs.map(({ source, target }) => ({ deleteOne: { filter: { source, target } } }));
 
-// The pairs of a batch are distinct, so the server may apply its statements in any order.
-const BULK_OPTIONS = Object.freeze({ ordered: false });
+// The pairs of a batch are distinct, so the server may apply its statements in any order; the write concern is the
+// run's durability term.
+export const bulkOptions = (durable) => ({ ordered: false, ...termWrite(durable) });
 const IMPORT_OPTIONS = Object.freeze({ ordered: false, forceServerObjectId: true });
 
 const tally = ([row]) => ({ count: row?.count ?? 0, weight: row?.weight ?? 0 });
@@ -125,22 +127,23 @@ export function graphOperations(store) {
     async countFollowers(name, vertex) {
       return tally(await aggregate(name, tallyPipeline(inFilter(vertex))));
     },
-    // The deployment's default write concern, as singleWrite's.
-    async upsertEdge(name, edge) {
+    // `durable`: the run's durability term, the write concern { w: 1, j: true }; else { w: 1, j: false }, as
+    // singleWrite's (terms.js), never the deployment's default.
+    async upsertEdge(name, edge, { durable = false } = {}) {
       const { filter, update, upsert } = upsertOperation(edge);
-      await store.collection(name).updateOne(filter, update, { upsert });
+      await store.collection(name).updateOne(filter, update, { upsert, ...termWrite(durable) });
     },
     // One update command of up to 500 statements (see the README: not a transaction on a standalone server).
-    async upsertEdges(name, edges) {
+    async upsertEdges(name, edges, { durable = false } = {}) {
       if (edges.length === 0) return;
-      await store.collection(name).bulkWrite(upsertOperations(edges), BULK_OPTIONS);
+      await store.collection(name).bulkWrite(upsertOperations(edges), bulkOptions(durable));
     },
-    async removeEdge(name, { source, target }) {
-      await store.collection(name).deleteOne({ source, target });
+    async removeEdge(name, { source, target }, { durable = false } = {}) {
+      await store.collection(name).deleteOne({ source, target }, termWrite(durable));
     },
-    async removeEdges(name, pairs) {
+    async removeEdges(name, pairs, { durable = false } = {}) {
       if (pairs.length === 0) return;
-      await store.collection(name).bulkWrite(removeOperations(pairs), BULK_OPTIONS);
+      await store.collection(name).bulkWrite(removeOperations(pairs), bulkOptions(durable));
     },
   };
 }

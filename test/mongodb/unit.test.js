@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { BSON, MongoClient, WriteConcern } from 'mongodb';
 import { collectionCount } from '../../adapters/mongodb/adapter.js';
-import { clientOptions, connectionUrl, journaledWrite, serverAddress } from '../../adapters/mongodb/connection.js';
+import { clientOptions, connectionUrl, serverAddress } from '../../adapters/mongodb/connection.js';
 import mongodb from '../../adapters/mongodb/description.js';
 import { ageHistogram, fromStored, toStored, toStoredRelation } from '../../adapters/mongodb/documents.js';
 import {
@@ -17,6 +17,7 @@ import {
 } from '../../adapters/mongodb/social.js';
 import * as crud from '../../adapters/mongodb/crud.js';
 import { flattenSettings, topologyOf } from '../../adapters/mongodb/settings.js';
+import { WRITE_CONCERNS, termWrite } from '../../adapters/mongodb/terms.js';
 import { ErrorCodes } from '../../core/errors.js';
 import { OPERATIONS } from '../conformance/suite.js';
 
@@ -198,10 +199,13 @@ describe('mongodb client options', () => {
     }
   });
 
-  test('singleWriteSync asks for w:1 and j:true', () => {
-    const writeConcern = WriteConcern.fromOptions(journaledWrite());
-    assert.equal(writeConcern.w, 1);
-    assert.equal(writeConcern.j, true);
+  test('the relaxed term asks for w:1 and j:false explicitly, the durable one for w:1 and j:true', () => {
+    for (const [durable, j] of [[false, false], [true, true]]) {
+      const writeConcern = WriteConcern.fromOptions(termWrite(durable));
+      assert.equal(writeConcern.w, 1);
+      assert.equal(writeConcern.j, j, 'sent as j, never left to the deployment\'s default');
+    }
+    assert.deepEqual(WRITE_CONCERNS, { relaxed: { w: 1, j: false }, durable: { w: 1, j: true } });
   });
 });
 
@@ -350,8 +354,8 @@ describe('mongodb description', () => {
     assert.equal(mongodb.server, null);
     assert.equal(mongodb.driver, 'mongodb');
     assert.deepEqual([...mongodb.supports].sort(), [...OPERATIONS].sort());
-    assert.match(mongodb.durability.singleWrite, /default write concern/);
-    assert.match(mongodb.durability.singleWriteSync, /w: 1, j: true/);
+    assert.match(mongodb.durability.singleWrite, /\{ w: 1, j: false \}/);
+    assert.match(mongodb.durability.singleWriteSync, /\{ w: 1, j: true \}/);
     assert.deepEqual(mongodb.connection, {
       defaults: { host: '127.0.0.1', port: 27017, user: null, database: null },
       passwordEnv: 'BENCH_MONGODB_PASSWORD',
@@ -393,20 +397,20 @@ describe('mongodb document operations', () => {
   const { _key, ...fields } = doc;
   const storedDoc = { _id: _key, ...fields };
 
-  test('each is one command by _id; durable: false leaves the default write concern, durable: true is w:1, j:true', async () => {
+  test('each is one command by _id; durable: false is w:1, j:false (not the default write concern), durable: true is w:1, j:true', async () => {
     for (const durable of [false, true]) {
       const stub = documentCollectionStub();
       assert.equal(await crud.insertDocument(stub, doc, { durable }), undefined);
       assert.equal(await crud.updateDocument(stub, 'C7', doc, { durable }), undefined);
       assert.equal(await crud.deleteDocument(stub, 'C7', { durable }), undefined);
-      const writeOptions = durable ? journaledWrite() : {};
+      const writeOptions = termWrite(durable);
       assert.deepEqual(stub.calls, [
         ['insertOne', storedDoc, writeOptions],
         ['replaceOne', { _id: 'C7' }, storedDoc, writeOptions],
         ['deleteOne', { _id: 'C7' }, writeOptions],
       ]);
       const concern = WriteConcern.fromOptions(stub.calls[0][2]);
-      assert.deepEqual([concern?.w, concern?.j], durable ? [1, true] : [undefined, undefined]);
+      assert.deepEqual([concern?.w, concern?.j], [1, durable]);
     }
   });
 
