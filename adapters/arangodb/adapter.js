@@ -13,6 +13,7 @@ import {
   graphCollectionName, markerOf, queryCollectionName, strangers, tempCollectionName, writeOptions,
 } from './model.js';
 import * as queries from './queries.js';
+import { arangoTerms, readTermAnswers } from './terms.js';
 import {
   aggregationQuery, neighbors2Query, neighbors2dataQuery, neighborsDataQuery, neighborsQuery, readCollectionQuery,
   shortestPathQuery, warmupQuery,
@@ -105,6 +106,17 @@ export class ArangoAdapter {
       for (const name of REPORTED_OPTIONS) if (name in startup.value) settings[name] = startup.value[name];
     }
     return settings;
+  }
+
+  // The durability term (adapters/README.md, "Terms"): every timed write sends its waitForSync, so nothing is set
+  // on the server; the engine, the startup options and the waitForSync of the collections the timed writes use are
+  // read back (terms.js).
+  async terms({ durability }) {
+    const answers = await readTermAnswers({ home: this.#connected, namespace: this.#namespace });
+    const { settings, problems } = arangoTerms(answers, {
+      durability, where: `${this.#options.host}:${this.#options.port}`, database: this.#name,
+    });
+    return { settings, applied: [], problems };
   }
 
   // The RocksDB engine's figures of every collection of the namespace's database (documentsSize and

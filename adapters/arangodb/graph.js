@@ -62,23 +62,40 @@ export const QUERIES = Object.freeze({
   friends: `FOR id IN UNION_DISTINCT(${OUT((o) => `${o}.target`)}, ${IN((i) => `${i}.source`)}) RETURN id`,
   countFriends: `LET weights = UNION(${OUT(weightOf)}, ${IN(weightOf)}) ${TALLY}`,
   countFollowers: `LET weights = ${IN(weightOf)} ${TALLY}`,
-  // One document by its key: inserted, or replacing the one of that pair.
-  upsertEdge: "INSERT @edge INTO @@c OPTIONS { overwriteMode: 'replace' }",
-  upsertEdges: "FOR edge IN @edges INSERT edge INTO @@c OPTIONS { overwriteMode: 'replace' }",
-  // An absent pair is nothing to remove, as in the reference.
-  removeEdge: 'REMOVE @key IN @@c OPTIONS { ignoreErrors: true }',
-  removeEdges: 'FOR key IN @keys REMOVE key IN @@c OPTIONS { ignoreErrors: true }',
+  ...writeQueries(false),
 });
 
-// The `{ query, bindVars }` of an operation on the collection `collection` (the ArangoDB name).
-export function graphQuery(operation, collection, bindVars) {
-  return { query: QUERIES[operation], bindVars: { ...bindVars, '@c': collection } };
+// The writes, each with the waitForSync of its durability term written into its OPTIONS (a literal: the options of
+// a modification are fixed when the query is compiled): true fsyncs the write-ahead log before the query returns
+// (durable), false leaves it to the background sync (relaxed; the collections are created with waitForSync false,
+// since a collection's true would sync every write whatever the query asks).
+function writeQueries(waitForSync) {
+  return {
+    // One document by its key: inserted, or replacing the one of that pair.
+    upsertEdge: `INSERT @edge INTO @@c OPTIONS { overwriteMode: 'replace', waitForSync: ${waitForSync} }`,
+    upsertEdges: `FOR edge IN @edges INSERT edge INTO @@c OPTIONS { overwriteMode: 'replace', waitForSync: ${waitForSync} }`,
+    // An absent pair is nothing to remove, as in the reference.
+    removeEdge: `REMOVE @key IN @@c OPTIONS { ignoreErrors: true, waitForSync: ${waitForSync} }`,
+    removeEdges: `FOR key IN @keys REMOVE key IN @@c OPTIONS { ignoreErrors: true, waitForSync: ${waitForSync} }`,
+  };
+}
+
+// The writes under the durable term (QUERIES holds them under the relaxed one).
+export const DURABLE_WRITES = Object.freeze(writeQueries(true));
+
+// The `{ query, bindVars }` of an operation on the collection `collection` (the ArangoDB name); `durable` picks a
+// write's durable form.
+export function graphQuery(operation, collection, bindVars, durable = false) {
+  const query = durable && Object.hasOwn(DURABLE_WRITES, operation) ? DURABLE_WRITES[operation] : QUERIES[operation];
+  return { query, bindVars: { ...bindVars, '@c': collection } };
 }
 
 const pairKeys = (pairs) => pairs.map(({ source, target }) => edgeKey(source, target));
 
 export function graphOperations(store) {
-  const run = (operation, name, bindVars) => store.all(graphQuery(operation, store.collectionName(name), bindVars));
+  const run = (operation, name, bindVars, durable = false) => store.all(
+    graphQuery(operation, store.collectionName(name), bindVars, durable),
+  );
 
   return {
     async create(name) {
@@ -152,19 +169,19 @@ export function graphOperations(store) {
     async countFollowers(name, vertex) {
       return (await run('countFollowers', name, { vertex }))[0];
     },
-    // waitForSync false, as singleWrite's.
-    async upsertEdge(name, edge) {
-      await run('upsertEdge', name, { edge: storedEdge(edge) });
+    // `durable`: the run's durability term, waitForSync true; else false, as singleWrite's.
+    async upsertEdge(name, edge, { durable = false } = {}) {
+      await run('upsertEdge', name, { edge: storedEdge(edge) }, durable);
     },
     // One query: on a single server one transaction, all or nothing.
-    async upsertEdges(name, edges) {
-      await run('upsertEdges', name, { edges: edges.map(storedEdge) });
+    async upsertEdges(name, edges, { durable = false } = {}) {
+      await run('upsertEdges', name, { edges: edges.map(storedEdge) }, durable);
     },
-    async removeEdge(name, pair) {
-      await run('removeEdge', name, { key: edgeKey(pair.source, pair.target) });
+    async removeEdge(name, pair, { durable = false } = {}) {
+      await run('removeEdge', name, { key: edgeKey(pair.source, pair.target) }, durable);
     },
-    async removeEdges(name, pairs) {
-      await run('removeEdges', name, { keys: pairKeys(pairs) });
+    async removeEdges(name, pairs, { durable = false } = {}) {
+      await run('removeEdges', name, { keys: pairKeys(pairs) }, durable);
     },
   };
 }

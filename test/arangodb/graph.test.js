@@ -5,7 +5,9 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { describe, test } from 'node:test';
 import arangodb from '../../adapters/arangodb/description.js';
-import { IMPORT_HEADER, INDEXES, QUERIES, edgeKey, graphQuery, importRows } from '../../adapters/arangodb/graph.js';
+import {
+  DURABLE_WRITES, IMPORT_HEADER, INDEXES, QUERIES, edgeKey, graphQuery, importRows,
+} from '../../adapters/arangodb/graph.js';
 import { graphCollectionName, isOwnCollection, strangers } from '../../adapters/arangodb/model.js';
 import { GRAPH_OPERATIONS } from '../../workloads/graph/operations.js';
 
@@ -64,9 +66,20 @@ describe('arangodb graph suite: the AQL', () => {
   });
 
   test('an upsert replaces the document of the pair\'s key; a removal by key ignores an absent pair', () => {
-    assert.match(QUERIES.upsertEdge, /^INSERT @edge INTO @@c OPTIONS \{ overwriteMode: 'replace' \}$/);
-    assert.match(QUERIES.upsertEdges, /^FOR edge IN @edges INSERT edge INTO @@c OPTIONS \{ overwriteMode: 'replace' \}$/);
-    assert.match(QUERIES.removeEdges, /^FOR key IN @keys REMOVE key IN @@c/);
+    assert.match(QUERIES.upsertEdge, /^INSERT @edge INTO @@c OPTIONS \{ overwriteMode: 'replace', waitForSync: false \}$/);
+    assert.match(QUERIES.upsertEdges, /^FOR edge IN @edges INSERT edge INTO @@c OPTIONS \{ overwriteMode: 'replace', waitForSync: false \}$/);
+    assert.match(QUERIES.removeEdge, /^REMOVE @key IN @@c OPTIONS \{ ignoreErrors: true, waitForSync: false \}$/);
+    assert.match(QUERIES.removeEdges, /^FOR key IN @keys REMOVE key IN @@c OPTIONS \{ ignoreErrors: true, waitForSync: false \}$/);
+  });
+
+  test('each write has a durable form, the same query with waitForSync: true, which graphQuery picks for durable', () => {
+    assert.deepEqual(Object.keys(DURABLE_WRITES).sort(), ['removeEdge', 'removeEdges', 'upsertEdge', 'upsertEdges']);
+    for (const [operation, query] of Object.entries(DURABLE_WRITES)) {
+      assert.equal(query, QUERIES[operation].replace('waitForSync: false', 'waitForSync: true'), operation);
+      assert.equal(graphQuery(operation, 'g_edges', BIND_VARS[operation], true).query, query, operation);
+      assert.equal(graphQuery(operation, 'g_edges', BIND_VARS[operation], false).query, QUERIES[operation], operation);
+    }
+    assert.equal(graphQuery('findEdge', 'g_edges', BIND_VARS.findEdge, true).query, QUERIES.findEdge, 'a read has no durable form');
   });
 });
 
@@ -175,6 +188,22 @@ describe('arangodb graph suite: what the adapter sends', () => {
       const created = sent().filter(({ url }) => url.startsWith('/_db/dbshootout/_api/index'));
       assert.ok(created.every(({ method, url }) => method === 'POST' && url.endsWith('?collection=g_edges')));
       assert.deepEqual(created.map(({ body }) => JSON.parse(body)), INDEXES.map((index) => ({ ...index })));
+    });
+  });
+
+  test('every write sends the waitForSync of its { durable } argument, false without one', async () => {
+    await withStub({}, async (adapter, sent) => {
+      const edge = { source: 1, target: 2, weight: 3 };
+      for (const durable of [false, true]) {
+        await adapter.graph.upsertEdge('edges', edge, { durable });
+        await adapter.graph.upsertEdges('edges', [edge], { durable });
+        await adapter.graph.removeEdge('edges', edge, { durable });
+        await adapter.graph.removeEdges('edges', [edge], { durable });
+      }
+      await adapter.graph.removeEdge('edges', edge);
+      const queries = sent().map(({ body }) => JSON.parse(body).query);
+      const writes = ['upsertEdge', 'upsertEdges', 'removeEdge', 'removeEdges'];
+      assert.deepEqual(queries, [...writes.map((w) => QUERIES[w]), ...writes.map((w) => DURABLE_WRITES[w]), QUERIES.removeEdge]);
     });
   });
 
