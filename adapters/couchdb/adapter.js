@@ -11,6 +11,7 @@ import {
   ADAPTER_ID, MARKER_ID, markerDatabase, namespaceDatabases, namespaceState, queryDatabase, tempDatabase,
 } from './namespace.js';
 import * as queries from './queries.js';
+import { couchTerms, readTermAnswers } from './terms.js';
 
 const NOT_FOUND = 404;
 
@@ -62,6 +63,16 @@ export class CouchAdapter {
   }
 
   async warmup() {}
+
+  // The durability term (adapters/README.md, "Terms") is the server's own, whichever it is: nothing to set, on a
+  // server `bench server` runs or any other; the server's welcome and configuration are read back, and the term it
+  // cannot give is a problem (terms.js).
+  async terms({ durability }) {
+    const { settings, problems } = couchTerms(await readTermAnswers(this.#client()), {
+      durability, where: `${this.#options.host}:${this.#options.port}`,
+    });
+    return { settings, applied: [], problems };
+  }
 
   async inspectNamespace() {
     const { namespace } = this.#options;
@@ -115,7 +126,8 @@ export class CouchAdapter {
     return rows.map((row) => fromStored(row.doc));
   }
 
-  // Both acknowledgement modes ({ durable }) are the same request: see crud.js.
+  // Both durability terms ({ durable }) send the same request: the server decides, and terms() has checked before
+  // any work that it gives the run's term (see crud.js).
   insertDocument(collection, doc) {
     return crud.insertDocument(this.#store, collection, doc);
   }

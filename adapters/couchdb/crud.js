@@ -3,8 +3,9 @@
 // its writes was answered with (`store.revisions`); an update or delete of a key it holds no revision for
 // (written by another connection) first reads the revision with GET, and one that loses to a concurrent write
 // (409 conflict: its revision is no longer current) reads it again and retries. A missing key is told by that
-// GET's 404, so an update never creates a document. Both acknowledgement modes send the same request: neither
-// CouchDB nor PouchDB Server has a stronger one than its default (the description says what each survives).
+// GET's 404, so an update never creates a document. Both durability terms send the same request: the server
+// decides how durable a write is, Apache CouchDB 3 always durable, PouchDB Server always relaxed (terms.js, which
+// reports before any work the term the server cannot give).
 // What the adapter lends them, `store`:
 //   label                        the adapter's id, for messages;
 //   database(collection)         the nano scope of the collection's database, its name checked;

@@ -23,18 +23,27 @@ export default {
   // The crud suite's document operations and the query cases CouchDB can express: it has no graph queries.
   supports: ['insertDocument', 'getDocument', 'updateDocument', 'deleteDocument', ...CASE_NAMES],
   unsupported: { ...UNSUPPORTED, ...GRAPH_UNSUPPORTED },
-  // The crud suite's two acknowledgement modes, `durable: false` as singleWrite and `durable: true` as
-  // singleWriteSync: both send the same request.
+  // The crud suite's writes under each durability term, `durable: false` as singleWrite and `durable: true` as
+  // singleWriteSync: both send the same request, and the server decides (terms.js).
   durability: {
-    singleWrite: 'the default acknowledgement, the same request as singleWriteSync. Apache CouchDB 3 answers a '
-      + 'write once it is committed to disk with fsync (delayed_commits is gone since 3.0), so it survives a '
-      + 'crash of the server and a power loss. PouchDB Server (what `bench server start pouchdb` runs) answers '
-      + 'once LevelDB has written the change to its log without fsync: it survives a crash of the server '
-      + 'process, not a power loss or an OS crash.',
-    singleWriteSync: 'no stronger acknowledgement exists: the same request as singleWrite, with the same '
-      + 'durability (Apache CouchDB: on disk with fsync; PouchDB Server: in the OS\'s page cache, not fsynced).',
+    singleWrite: 'the crud suite\'s writes under the relaxed term, the same request as under the durable one: '
+      + 'PouchDB Server (what `bench server start pouchdb` runs) answers once LevelDB has written the change to its '
+      + 'log without fsync, so a write survives a crash of the server process, not a power loss or an OS crash. '
+      + 'Apache CouchDB 3 has no such mode (it fsyncs every write): terms() reports it, and the run is refused.',
+    singleWriteSync: 'the crud suite\'s writes under the durable term: Apache CouchDB 3 answers a write once it is '
+      + 'committed to disk with fsync (delayed_commits is gone since 3.0), so it survives a crash of the server and '
+      + 'a power loss. PouchDB Server has no such mode (it never fsyncs): terms() reports it, and the run is refused.',
   },
   durablePerWrite: ['singleWrite', 'singleWriteSync'],
+  // The durability terms (adapters/README.md, "Terms"): one server-wide behaviour, each term given by one of the
+  // two servers this adapter serves; terms() names the server it reached and reports the term it cannot give.
+  terms: {
+    durability: {
+      scope: 'server',
+      relaxed: { how: 'PouchDB Server on LevelDB: a write is answered once LevelDB has written it to its log, without fsync (LevelDB\'s sync off, as PouchDB\'s LevelDB adapter leaves it); Apache CouchDB 3 fsyncs every write and has no relaxed term (terms() reports it)' },
+      durable: { how: 'Apache CouchDB 3: every write is a full commit, fsynced before the answer (delayed_commits is gone since 3.0); PouchDB Server writes without fsync and has no durable term (terms() reports it)' },
+    },
+  },
   execution: 'parallel',
   server: 'pouchdb',
   connection: {

@@ -32,8 +32,36 @@ test('bench run --db couchdb --suite crud validates every phase and names the se
   assert.equal(result.complete, true);
   assert.equal(result.db.driver.name, 'nano');
   const welcome = await (await fetch(`http://${options.host}:${options.port}/`)).json();
-  if (Object.hasOwn(welcome, 'express-pouchdb')) assert.match(result.db.version, /^PouchDB Server .*not Apache CouchDB$/);
+  const pouchdb = Object.hasOwn(welcome, 'express-pouchdb');
+  if (pouchdb) assert.match(result.db.version, /^PouchDB Server .*not Apache CouchDB$/);
+  // The durability term, relaxed by default: PouchDB Server gives it; the settings read back name the server.
+  const { durability } = result.terms;
+  assert.equal(durability.term, 'relaxed');
+  assert.equal(durability.scope, 'server');
+  assert.equal(durability.how, couchdb.terms.durability.relaxed.how);
+  assert.deepEqual(durability.applied, []);
+  assert.match(durability.settings.server.value, pouchdb ? /^PouchDB Server / : /^Apache CouchDB /);
+  if (pouchdb) {
+    assert.equal(durability.verified, true, JSON.stringify(durability.problems));
+    assert.deepEqual(durability.settings['pouchdb_server/in_memory'], { value: 'false', source: 'server (GET /_config/pouchdb_server)' });
+  }
   const statuses = Object.entries(result.workloads).map(([name, workload]) => [name, workload.status]);
   assert.equal(statuses.length, 8, JSON.stringify(statuses));
   for (const [name, status] of statuses) assert.equal(status, 'passed', `${name}: ${JSON.stringify(result.workloads[name].failures)}`);
+});
+
+test('bench run --db couchdb refuses, before any work, the term its server cannot give, naming the server', { skip, timeout: TIMEOUT_MS }, async () => {
+  const flags = ['host', 'port', 'user'].filter((name) => options[name] !== null && options[name] !== undefined)
+    .flatMap((name) => [`--${name}`, String(options[name])]);
+  const env = options.password === undefined ? {} : { [couchdb.connection.passwordEnv]: options.password };
+  const welcome = await (await fetch(`http://${options.host}:${options.port}/`)).json();
+  const pouchdb = Object.hasOwn(welcome, 'express-pouchdb');
+  // PouchDB Server never fsyncs, Apache CouchDB 3 always does.
+  const term = pouchdb ? 'durable' : 'relaxed';
+  const { code, stderr } = await spawnBench(['run', '--db', 'couchdb', '--suite', 'crud', '--ops', '10',
+    '--concurrency', '1', '--runs', '1', '--quiet', '--durability', term, '--namespace', NAMESPACE, '--out', out, ...flags],
+  { env, timeoutMs: TIMEOUT_MS });
+  assert.equal(code, 1, stderr);
+  assert.match(stderr, new RegExp(`CouchDB does not run under the ${term} durability term this run asks for`));
+  assert.match(stderr, pouchdb ? /PouchDB Server [\d.]+ at \S+ writes LevelDB without fsync/ : /Apache CouchDB \S+ at \S+ commits every write with fsync/);
 });
