@@ -27,6 +27,8 @@ import { shortestPathSql } from './shortest-path.js';
 const MAX_CONFLICT_ATTEMPTS = 100;
 const CONFLICT = /^TransactionContext Error: Conflict on (update|tuple deletion)!/;
 const SETTINGS = ['threads', 'memory_limit', 'checkpoint_threshold'];
+// What the durability term depends on, besides any *fsync* setting (terms()).
+const TERM_SETTINGS = ['checkpoint_threshold'];
 const PROFILE_COLUMNS_SQL = PROFILE_FIELDS.map(quote).join(', ');
 
 export class DuckdbAdapter {
@@ -93,6 +95,44 @@ export class DuckdbAdapter {
       ...Object.fromEntries(reader.getRowsJS()),
       connections: this.#concurrency,
     };
+  }
+
+  // The durability term (description.js, terms): DuckDB fsyncs the WAL at every commit, which no setting of 1.5.6
+  // changes, so there is nothing to set (applied is always empty). Read back: the library's version, the database
+  // file (an in-memory database writes nothing to disk), the checkpoint threshold, and any setting whose name
+  // speaks of fsync (none in 1.5.6; a later DuckDB's switch to skip it would show here, and contradict the durable
+  // term when off). The relaxed term is unavailable, so asking for it finds nothing to contradict: the harness
+  // marks the writes that need it unsupported (core/terms.js, termObstacle).
+  async terms({ durability }) {
+    const [version] = firstColumn(await this.#read('SELECT version()'));
+    const [path] = firstColumn(await this.#read(
+      'SELECT path FROM duckdb_databases() WHERE database_name = current_database()'));
+    const rows = (await this.#read(`SELECT name, value FROM duckdb_settings()
+      WHERE name IN (${TERM_SETTINGS.map((name) => `'${name}'`).join(', ')}) OR name ILIKE '%fsync%' ORDER BY name`))
+      .getRowsJS();
+    const fsyncs = rows.filter(([name]) => /fsync/i.test(name));
+    const settings = {
+      version: { value: version, source: 'the embedded library (@duckdb/node-api)' },
+      'database file': { value: path ?? 'none (in memory)', source: 'set by the adapter (--database, else <dataDir>/duckdb/bench.duckdb)' },
+      ...Object.fromEntries(rows.map(([name, value]) => [name, {
+        value, source: 'embedded database (duckdb_settings()): DuckDB\'s default, the adapter sets only threads',
+      }])),
+    };
+    if (fsyncs.length === 0) {
+      settings['WAL fsync'] = { value: 'at every commit', source: `DuckDB ${version}: no setting skips it (duckdb_settings() has none named *fsync*)` };
+    }
+    const problems = [];
+    if (durability === 'durable' && !path) {
+      problems.push(`the database is in memory (--database ${this.#file}): nothing reaches a disk; `
+        + 'durable writes need a database file (--database <file>)');
+    }
+    for (const [name, value] of durability === 'durable' ? fsyncs : []) {
+      if (/^(false|off|0|none)$/i.test(String(value))) {
+        problems.push(`${name} is ${value} in ${this.#file}: durable writes need the write-ahead log fsynced at every `
+          + `commit (SET ${name} = true)`);
+      }
+    }
+    return { settings, applied: [], problems };
   }
 
   // Reads every column of the profiles and of the relations once, so their blocks are in DuckDB's buffer pool.

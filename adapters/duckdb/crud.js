@@ -1,8 +1,9 @@
 // The crud suite's document operations on a temporary collection, one prepared statement each on a connection
 // of the adapter's pool. A document is stored whole as JSON text, `_key` included, as singleWrite stores it
 // (singleWrite, singleWriteSync and readDocument are these same statements). `durable` changes nothing: DuckDB
-// fsyncs its write-ahead log on every commit and has no weaker mode (README.md). What the adapter lends them,
-// `store`:
+// fsyncs its write-ahead log on every commit and has no weaker mode (README.md), so only the durable term is
+// declared (description.js, terms) and the harness runs no write under the relaxed one. What the adapter lends
+// them, `store`:
 //   table(collection)    the collection's table name, checked;
 //   read(sql, values)    a result reader of the query on a free connection;
 //   write(sql, values)   the count of rows the statement changed, the statement sent again when DuckDB's
