@@ -3,7 +3,7 @@
 import { BenchError, ErrorCodes } from '../../core/errors.js';
 import { InFlight, OPERATION_METHODS } from '../in-flight.js';
 import { MAX_PATH_DEPTH } from '../../datasets/scales.js';
-import { openDriver, sessionConfig } from './connection.js';
+import { endpoint, openDriver, sessionConfig } from './connection.js';
 import { crudStatements, deleteDocument, getDocument, insertDocument, updateDocument } from './crud.js';
 import { toProperties } from './documents.js';
 import { graphOperations } from './graph.js';
@@ -18,6 +18,10 @@ import { namespaceNames, quote } from './schema.js';
 const REPORTED_SETTINGS = Object.freeze(['server.memory.pagecache.size', 'server.memory.heap.max_size',
   'db.tx_log.rotation.size', 'db.tx_log.preallocate', 'db.checkpoint.interval.time', 'db.checkpoint.interval.tx',
   'db.format', 'server.bolt.thread_pool_max_size']);
+// What the durability term depends on, besides any setting named *fsync* (terms()): where the transaction logs
+// are written, the buffer a transaction's log records are flushed from at its end, and preallocation.
+const TERM_SETTINGS = Object.freeze(['server.directories.transaction.logs.root', 'db.tx_log.buffer.size',
+  'db.tx_log.preallocate']);
 // Seconds to wait for a new constraint's index to come online.
 const INDEX_ONLINE_TIMEOUT_S = 600;
 
@@ -169,6 +173,39 @@ export class Neo4jAdapter {
     const [heap] = await this.#run("CALL dbms.queryJmx('java.lang:type=Memory') YIELD attributes "
       + 'RETURN attributes.HeapMemoryUsage.value.properties.max');
     return { ...settings, 'jvm.heap.max_bytes': heap?.get(0) ?? null };
+  }
+
+  // The durability term (description.js, terms): Neo4j forces its transaction log at every commit, which no
+  // setting changes, so there is nothing to set (applied is always empty). Read back: the server's release and
+  // edition, TERM_SETTINGS with whether neo4j.conf set them, and any setting named *fsync* (none in 5.26; one a
+  // later release added would show here, and contradict the durable term when off). The relaxed term is
+  // unavailable, so asking for it finds nothing to contradict: the harness marks the writes that need it
+  // unsupported (core/terms.js, termObstacle).
+  async terms({ durability }) {
+    const [component] = await this.#run("CALL dbms.components() YIELD name, versions, edition "
+      + "WHERE name = 'Neo4j Kernel' RETURN versions[0], edition");
+    const release = `${component.get(0)} ${component.get(1)}`;
+    const records = await this.#run("SHOW SETTINGS YIELD * WHERE name IN $names OR name CONTAINS 'fsync'",
+      { names: TERM_SETTINGS });
+    const read = (record) => ({
+      value: record.get('value'),
+      // Without isExplicitlySet (older 5.x releases), the value is the server's, wherever it came from.
+      source: !record.has('isExplicitlySet') ? 'server (SHOW SETTINGS)' : `server (SHOW SETTINGS: ${
+        record.get('isExplicitlySet') ? 'set in neo4j.conf or on the command line' : 'Neo4j\'s default'})`,
+    });
+    const settings = { neo4j: { value: release, source: 'server (dbms.components())' } };
+    for (const record of records) settings[record.get('name')] = read(record);
+    const fsyncs = records.filter((record) => record.get('name').includes('fsync'));
+    if (fsyncs.length === 0) {
+      settings['transaction log force'] = {
+        value: 'at every commit', source: `Neo4j ${release}: no setting skips it (SHOW SETTINGS has none named *fsync*)`,
+      };
+    }
+    const off = durability === 'durable' ? fsyncs.filter((record) => /^(false|off|0)$/i.test(String(record.get('value')))) : [];
+    const problems = off.map((record) => `${record.get('name')} is ${record.get('value')} on ${endpoint(this.#options)} `
+      + `(${read(record).source}): durable writes need the transaction log forced at every commit `
+      + `(${record.get('name')}=true in neo4j.conf, then restart the server)`);
+    return { settings, applied: [], problems };
   }
 
   // Reads every profile with all its properties, every entry of the key index and every relationship, so the

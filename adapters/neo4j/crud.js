@@ -1,6 +1,7 @@
 // The crud suite's document operations on a temporary collection (a label with a uniqueness constraint on
 // _key, see createTempCollection): one auto-commit Cypher query each. Neo4j has no acknowledgement weaker than a
-// durable commit, so `durable` changes nothing, as singleWrite and singleWriteSync are the same commit.
+// durable commit, so `durable` changes nothing, as singleWrite and singleWriteSync are the same commit; only the
+// durable term is declared (description.js, terms), and the harness runs no write under the relaxed one.
 import { toProperties } from './documents.js';
 
 // A property no document field can have (fields are letters, digits and `_`). Setting it takes the node's write

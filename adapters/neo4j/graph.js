@@ -221,6 +221,9 @@ export function graphOperations(store) {
       return { count: record.get(0), weight: record.get(1) };
     },
 
+    // The writes' third argument, `{ durable }` (the run's durability term), changes nothing: Neo4j forces its
+    // transaction log at every commit and has no weaker acknowledgement, so each write commits durably either way
+    // (the relaxed term is unavailable, and the harness runs no write under it: description.js, terms).
     // One edge is a batch of one: the same statement, its two vertices locked in order.
     async upsertEdge(name, edge) {
       await this.upsertEdges(name, [edge]);
