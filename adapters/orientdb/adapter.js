@@ -12,6 +12,7 @@ import { deleteDocument, getDocument, insertDocument, updateDocument } from './c
 import { DOCUMENT_JSON, parseDocument } from './documents.js';
 import { graphOperations } from './graph.js';
 import { openOfflineImport } from './offline-import.js';
+import { orientdbTerms } from './terms.js';
 import { ImportState, MAX_PENDING_RELATIONS } from './relations.js';
 import {
   countDocuments as countQueryDocuments, createCollection, dropCollection, importDocuments, indexCollection, runQuery,
@@ -166,6 +167,14 @@ export class OrientDBAdapter {
 
   async settings() {
     return serverConfig(this.#connected, REPORTED_SETTINGS);
+  }
+
+  // The durability term, read back from the server's configuration; nothing can be set on a running server, so
+  // nothing is, owned or not (terms.js).
+  async terms(request) {
+    return orientdbTerms({
+      read: (keys) => serverConfig(this.#connected, keys), release: await this.serverVersion(), where: endpoint(this.#options),
+    }, request);
   }
 
   async warmup() {

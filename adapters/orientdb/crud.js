@@ -1,6 +1,7 @@
 // The crud suite's document operations on a temporary collection (a document class with a unique hash index on
 // _key, see createTempClassScript): one SQL command each. OrientDB 3.2 has no durable acknowledgement per write
-// (README, Durability), so `durable` sends the same command, as singleWriteSync does.
+// (README, Durability), so `durable` sends the same command, as singleWriteSync does; only the relaxed term is
+// declared (description.js, terms), and the harness runs no write under the durable one.
 import { content, parseDocument } from './documents.js';
 
 // Times an update is sent again after losing OrientDB's optimistic version check to a concurrent update of the
