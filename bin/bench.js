@@ -31,7 +31,7 @@ import { DISTRIBUTIONS } from '../workloads/mixed/keys.js';
 import { SIZES as QUERY_SIZES } from '../workloads/queries/data.js';
 import { DEFAULT_SUITE, SUITES, suiteIds } from '../workloads/index.js';
 import { DEFAULT_DURABILITY, DURABILITY_TERMS } from '../core/terms.js';
-import { checkPresetFlags, presetNames } from '../workloads/social/presets.js';
+import { checkPresetFlags, presetNames } from '../workloads/presets.js';
 
 const HARNESS_VERSION = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
 
@@ -93,6 +93,8 @@ await yargs(hideBin(process.argv))
       shape: { type: 'string', choices: SHAPES, describe: 'crud, mixed: uniform documents (one shape for all), or varied (names, number and types of fields change per document)', defaultDescription: SUITES.crud.defaults.shape },
       durability: { type: 'string', choices: DURABILITY_TERMS, describe: 'the durability every timed write runs under, the same for every database: relaxed = acknowledged before the commit\'s log is flushed to disk, durable = after (fsync). Applied to a server `bench server` runs, read back from any server; a server set otherwise is refused (social\'s singleWriteSync is always durable)', defaultDescription: DEFAULT_DURABILITY },
       sync: { type: 'boolean', describe: 'crud, mixed: the same as --durability durable', defaultDescription: 'false' },
+      cache: { type: 'string', describe: 'the memory every database may cache its data in, such as 512MB (1 MB = 1024 × 1024 bytes): PostgreSQL\'s shared_buffers, InnoDB\'s buffer pool, SQLite\'s cache_size (without a memory map). A server `bench server` runs is restarted with it; any other server must report it, or the run is refused', defaultDescription: 'each database\'s own, read back and recorded' },
+      cold: { type: 'boolean', describe: 'start every run cold: the server restarted (one `bench server` runs, or through --restart-cmd) and the operating system\'s page cache dropped (Linux, as root; the result says when it could not be)', defaultDescription: 'false' },
       records: { type: 'number', describe: 'mixed: documents loaded (untimed) before each round', defaultDescription: String(SUITES.mixed.defaults.records) },
       distribution: { type: 'string', choices: DISTRIBUTIONS, describe: 'mixed: how keys are chosen (YCSB\'s three; zipfian constant 0.99)', defaultDescription: SUITES.mixed.defaults.distribution },
       clients: { type: 'number', default: 1, describe: 'client processes (1 to 256) that run the operations, each with its own connections and its share of --concurrency (and --rate), started together; their latency histograms are merged. A warning when more than the cores' },
@@ -109,11 +111,11 @@ await yargs(hideBin(process.argv))
       'server-pid': { type: 'number', describe: 'pid of the database server on this machine: its process tree\'s CPU and memory are sampled during the runs (automatic for a server `bench server` started)' },
       'stall-timeout': { type: 'number', default: 60, describe: 'seconds without any completed operation before a workload is declared stalled' },
       reimport: { type: 'boolean', default: false, describe: 'import the dataset again even when the database already holds it (queries: load the collections again)' },
-      preset: { type: 'string', choices: presetNames(), describe: 'the parameters of a published run: fixes --scale, --runs and --concurrency (see README, "Reproducing a published run")' },
+      preset: { type: 'string', describe: `the parameters of a published run, which choose its suite as well: ${presetNames().join(', ')} (\`bench list\` shows each one's); a flag given as well overrides the preset's value, and the result records the override (see README, "Reproducing a published run")` },
       ...quietOption,
     })
     .check((argv) => {
-      if (argv.preset) checkPresetFlags(argv.preset, givenFlags(hideBin(process.argv)));
+      if (argv.preset) checkPresetFlags(argv.preset, givenFlags(hideBin(process.argv)), argv.suite);
       return checkCommon(argv);
     })
     .example('$0 run', 'the whole suite on embedded SQLite, small dataset, 5 runs')
@@ -121,7 +123,8 @@ await yargs(hideBin(process.argv))
     .example('$0 run --scale tiny --runs 1 --json > result.json', 'a quick machine-readable run')
     .example('$0 run --dataset pokec --scale full', 'the real Pokec files (after `bench data fetch pokec`), the classic parameters')
     .example('$0 run --db postgresql --preset nosql-tests-2018', 'the published 2018 parameters on the full Pokec')
-    .example('$0 run --suite crud --db postgresql --ops 10000,100000', 'inserts, gets, updates and deletes at concurrency 1 to 64, as ArangoDB vs CouchDB (2012)')
+    .example('$0 run --db postgresql --preset crud-2012', 'ArangoDB vs CouchDB (2012): 10,000 and 100,000 inserts, gets, updates and deletes at concurrency 1 to 64 (the preset chooses --suite crud)')
+    .example('$0 run --preset aql-shootout-2015 --size 10k', 'a preset with one value overridden: the result records the preset\'s 10k,100k,1M and the 10k run')
     .example('$0 run --suite crud --concurrency 1,8,64 --shape varied --durability durable', 'three levels, documents of varied shapes, every write fsynced before its acknowledgement')
     .example('$0 run --suite mixed --db postgresql --workload 95-5 --rate 1000,2000,4000', 'open loop at three rates: latency against achieved throughput')
     .example('$0 run --suite mixed --db postgresql --workload read-only --clients 4', 'the operations from four client processes: past what one Node.js process can send')

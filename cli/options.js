@@ -5,6 +5,7 @@ import { defaultCacheDir } from '../core/paths.js';
 import { isAlive, runningServer } from '../server/state.js';
 import { SCALES, DEFAULT_SEED } from '../datasets/scales.js';
 import { DATASET_NAMES } from '../datasets/dataset.js';
+import { parseSize } from '../core/terms.js';
 
 export const DEFAULT_RUNS = 5;
 // The pool size of every database driver in the classic nosql-tests.
@@ -161,6 +162,8 @@ export function adapterOptions(description, argv) {
     connectTimeoutMs: Math.round(argv['connect-timeout'] * 1000),
     dataDir: argv['cache-dir'],
     driver: selectDriver(description, argv.driver),
+    // --cache, for an embedded database to size its own cache (a server is started with it).
+    cacheBytes: argv.cache === undefined ? null : parseSize(argv.cache),
   };
 }
 
@@ -193,6 +196,7 @@ export function serverProcess(description, argv) {
   if (!local) return null;
   return {
     pid: local.pid, source: 'bench server', dataDir: local.dataDir ?? null, family: description.server, cacheDir: argv['cache-dir'],
+    cacheBytes: local.cacheBytes ?? null,
   };
 }
 

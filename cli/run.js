@@ -3,7 +3,7 @@ import path from 'node:path';
 import { hideBin } from 'yargs/helpers';
 import { loadAdapter } from '../adapters/index.js';
 import { usageError } from '../core/errors.js';
-import { POKEC_FILES, pokecDir } from '../datasets/fetch.js';
+import { SNAP_DATASETS, snapDir } from '../datasets/fetch.js';
 import { failedWorkloads, finishResult } from '../results/model.js';
 import { formatImport } from '../results/import-summary.js';
 import { formatTable } from '../results/table.js';
@@ -13,8 +13,10 @@ import { checkClients, clientsWarning } from '../runner/clients.js';
 import { runBenchmark } from '../runner/run.js';
 import { checkShardedSuite, shardSettings } from '../runner/shards.js';
 import { SUITES, getSuite, isSupported } from '../workloads/index.js';
-import { getPreset } from '../workloads/social/presets.js';
+import { applyPreset, presetLine } from '../workloads/presets.js';
 import { durabilityOf } from '../core/terms.js';
+import { dropPageCache, restartOwnServer } from '../runner/memory.js';
+import { restartServer } from '../runner/restart.js';
 import {
   adapterOptions, checkDataset, connectionRecord, givenFlags, numberList, selectWorkloads, serverProcess,
 } from './options.js';
@@ -74,24 +76,18 @@ function interruptible(progress, recorder) {
   return { signal: controller.signal, release: () => { process.off('SIGINT', onSignal); process.off('SIGTERM', onSignal); } };
 }
 
-// Whether `bench data fetch pokec` has put both real files (gzip'd or unpacked) in the cache.
-function pokecPresent(cacheDir) {
-  const dir = pokecDir(cacheDir);
-  return POKEC_FILES.every((name) => existsSync(path.join(dir, name)) || existsSync(path.join(dir, name.replace(/\.gz$/, ''))));
+// Whether `bench data fetch <dataset>` has put every file of that dataset (gzip'd or unpacked) in the cache.
+function locateFetched(cacheDir, dataset) {
+  const dir = snapDir(cacheDir, dataset);
+  const present = SNAP_DATASETS[dataset].every((name) => existsSync(path.join(dir, name)) || existsSync(path.join(dir, name.replace(/\.gz$/, ''))));
+  return { present, dir };
 }
 
-// A preset's settings replace the flags' defaults; bin/bench.js has refused flags that contradict it. Its
-// dataset is the real Pokec when its files are in the cache, else the synthetic one of the same size, unless
-// --dataset was given.
+// A preset's parameters replace the flags' defaults and choose the suite; a flag typed as well overrides the
+// preset's value (workloads/presets.js). A dataset the preset takes from `bench data fetch` is looked for in the cache.
 export function withPreset(argv, given) {
   if (!argv.preset) return { argv, preset: null };
-  const preset = getPreset(argv.preset);
-  const dataset = preset.dataset === 'pokec-if-present' && !given.has('dataset') && pokecPresent(argv['cache-dir'])
-    ? 'pokec' : argv.dataset;
-  return {
-    argv: { ...argv, scale: preset.scale, runs: preset.runs, concurrency: preset.concurrency, dataset },
-    preset: { name: argv.preset, description: preset.description, limits: preset.limits },
-  };
+  return applyPreset(argv, given, { locate: (dataset) => locateFetched(argv['cache-dir'], dataset) });
 }
 
 // The run's flags as its suite takes them: a flag of another suite is refused, the suite's defaults fill what was
@@ -142,13 +138,18 @@ async function execute(rawArgv, { stdout, importOnly, onDone = null }) {
   if (warning) process.stderr.write(`warning: ${warning}\n`);
   const options = adapterOptions(description, { ...argv, concurrency: Math.max(...settings.concurrency) });
   const server = serverProcess(description, argv);
+  const cold = coldStarter(description, argv, server);
   checkDataset(argv.dataset, suite.id);
   if (argv['skip-bad'] && argv.dataset === 'synthetic') {
     throw usageError('--skip-bad applies to a real dataset\'s files (--dataset pokec, cit-patents, file:<path>); a generated dataset has no malformed lines');
   }
   const outDir = checkOutputDirectory(argv.out);
   const progress = createProgress({ quiet: argv.quiet });
-  if (preset) progress.log(`preset ${preset.name}: ${preset.description} (dataset: ${argv.dataset} ${argv.scale})`);
+  // A server the harness owns runs with the cache asked for: restarted with it when it runs with another.
+  if (options.cacheBytes && server?.source === 'bench server' && server.cacheBytes !== options.cacheBytes) {
+    await restartOwnServer(server, { cacheBytes: options.cacheBytes, log: (line) => progress.log(line) });
+  }
+  if (preset) progress.log(presetLine(preset));
   const dataset = await suite.prepare(settings, { progress, preset });
   const config = {
     ...suiteConfig,
@@ -160,6 +161,8 @@ async function execute(rawArgv, { stdout, importOnly, onDone = null }) {
     connection: connectionRecord(options),
     preset,
     durability,
+    cacheBytes: options.cacheBytes,
+    cold: Boolean(argv.cold),
     durabilitySource: given.has('durability') ? '--durability' : argv.sync ? '--sync' : 'default',
   };
   const stored = storedResult(argv['restart-cmd']);
@@ -171,7 +174,7 @@ async function execute(rawArgv, { stdout, importOnly, onDone = null }) {
       suite, description, adapterOptions: options, dataset, workloads, config, signal, progress,
       onUpdate: (update) => recorder.update(update),
       reimport: importOnly || argv.reimport, command: `bench ${process.argv.slice(2).join(' ')}`,
-      server, shard,
+      server, shard, coldStart: cold && (() => cold(progress)),
     });
   } catch (error) {
     if (recorder.file) error.message += `\nthe ${importOnly ? 'import' : 'runs'} completed so far ${importOnly ? 'is' : 'are'} in ${recorder.file}`;
@@ -189,6 +192,33 @@ async function execute(rawArgv, { stdout, importOnly, onDone = null }) {
   }
   if (result.interrupted) return ExitCodes.INTERRUPTED;
   return failedWorkloads(result).length > 0 ? ExitCodes.FAILED : ExitCodes.OK;
+}
+
+// --cold: before every run, the server restarted (a server `bench server` runs, else --restart-cmd; an embedded
+// database is opened afresh by every run anyway) and the operating system's page cache dropped where the harness
+// may. A server it can neither restart nor own is refused: the run would not be cold.
+function coldStarter(description, argv, server) {
+  if (!argv.cold) return null;
+  const owned = server?.source === 'bench server';
+  if (description.kind === 'server' && !owned && !argv['restart-cmd']) {
+    throw usageError(`--cold restarts the server before every run: it needs a server \`bench server\` runs (start one with \`npx bench server start ${description.server ?? '<family>'}\` and give no --host or --port), or --restart-cmd`);
+  }
+  return async (progress) => {
+    const notes = [];
+    let restarted = false;
+    if (owned) {
+      await restartOwnServer(server, { cacheBytes: server.cacheBytes, log: (line) => progress.log(line) });
+      restarted = true;
+    } else if (argv['restart-cmd']) {
+      progress.log(`restarting the server: ${argv['restart-cmd']}`);
+      await restartServer(argv['restart-cmd']);
+      restarted = true;
+    }
+    const { dropped, reason } = dropPageCache();
+    if (reason) notes.push(reason);
+    if (!dropped) progress.log(reason);
+    return { restarted, dropped, notes };
+  };
 }
 
 // Flags that name one database's server or process; with several databases each would need its own.

@@ -5,8 +5,9 @@
 import { usageError } from './errors.js';
 
 export const DURABILITY = Object.freeze({
-  relaxed: 'acknowledged before the commit\'s log record is flushed to disk: a crash of the database\'s process '
-    + 'loses nothing, but an operating-system crash or a power loss can lose the last moments of acknowledged writes',
+  relaxed: 'acknowledged before the commit\'s log record is flushed to disk: an operating-system crash or a power loss '
+    + 'can lose the last moments of acknowledged writes, and so can a crash of the database\'s process where its '
+    + 'log waits in the server\'s own memory (each database\'s `how` says)',
   durable: 'acknowledged after the commit\'s log record is flushed to disk (fsync): an acknowledged write survives '
     + 'a power loss (on storage that honours flushes)',
 });
@@ -92,3 +93,36 @@ export function termsRecord({ description, durability, source, verified }) {
 
 // The durability term a result ran under, or null for a result of a time before terms were recorded.
 export const durabilityOfResult = (result) => result.terms?.durability?.term ?? null;
+
+// --cache: the memory the database may keep its data in (PostgreSQL's shared_buffers, InnoDB's buffer pool,
+// Neo4j's page cache, SQLite's cache_size, DuckDB's memory_limit), the same for every database. Units are
+// binary, as PostgreSQL and MariaDB read them: 1 MB = 1024 × 1024 bytes.
+const UNITS = Object.freeze({ '': 1, B: 1, KB: 2 ** 10, K: 2 ** 10, MB: 2 ** 20, M: 2 ** 20, GB: 2 ** 30, G: 2 ** 30 });
+// Smaller than any database accepts (InnoDB: 5 MB; PostgreSQL: 128 kB) and larger than any machine.
+const MIN_CACHE = 8 * 2 ** 20;
+const MAX_CACHE = 2 ** 40;
+
+export function parseSize(text, flag = 'cache') {
+  if (Array.isArray(text)) throw usageError(`--${flag} is given ${text.length} times; give it once`);
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([KMG]?B?)\s*$/i.exec(String(text));
+  const bytes = match ? Math.round(Number(match[1]) * UNITS[match[2].toUpperCase()]) : Number.NaN;
+  if (!Number.isFinite(bytes) || bytes < MIN_CACHE || bytes > MAX_CACHE) {
+    throw usageError(`--${flag} must be a size from 8MB to 1024GB, such as 512MB or 2GB (1 MB = 1024 × 1024 bytes), got ${text}`);
+  }
+  return bytes;
+}
+
+// 512MB, 1.5GB, 65536 bytes as 64KB.
+export function formatSize(bytes) {
+  if (bytes === null || bytes === undefined) return 'n/a';
+  for (const [unit, size] of [['GB', 2 ** 30], ['MB', 2 ** 20], ['KB', 2 ** 10]]) {
+    if (bytes >= size) return `${Number((bytes / size).toFixed(2))}${unit}`;
+  }
+  return `${bytes}B`;
+}
+
+// Whether a cache the server reports is the one asked for: databases round a size to their page or chunk
+// (PostgreSQL to 8 kB buffers, InnoDB to its chunks), so within 1% or one 8 kB page.
+export function sameCache(requested, reported) {
+  return typeof reported === 'number' && Math.abs(reported - requested) <= Math.max(8192, requested * 0.01);
+}

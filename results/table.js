@@ -1,4 +1,5 @@
 // The readable summary of one result document, for the terminal.
+import { formatSize } from '../core/terms.js';
 import { CLIENT_BOUND_CPU_PCT } from '../resources/client.js';
 import { formatMs } from './format.js';
 import { formatGraphTable, graphImportLine } from './graph-table.js';
@@ -89,10 +90,21 @@ function align(rows) {
 function termsLine(terms) {
   const durability = terms?.durability;
   if (!durability) return null;
+  const cache = terms.cache ? `\n${cacheLine(terms.cache)}` : '';
   const settings = Object.entries(durability.settings ?? {}).map(([name, { value }]) => `${name}=${value}`).join(', ');
   const read = durability.verified ? `read back: ${settings || 'nothing to read'}` : 'not read back from the server';
   return `durability: ${durability.term}${durability.how ? ` (${durability.how})` : ''}; ${read}`
-    + `${durability.applied?.length ? `; set: ${durability.applied.join('; ')}` : ''}`;
+    + `${durability.applied?.length ? `; set: ${durability.applied.join('; ')}` : ''}${cache}`;
+}
+
+// "cache: 64MB as asked (--cache), read back: shared_buffers=8192 x 8192 B; cold: 2 runs restarted, page cache dropped 2 times"
+function cacheLine(cache) {
+  const settings = Object.entries(cache.settings ?? {}).map(([name, { value }]) => `${name}=${value}`).join(', ');
+  const size = cache.bytes === null ? 'not read back' : `${formatSize(cache.bytes)}${cache.requested ? ' as asked (--cache)' : ' (the database\'s own)'}`;
+  const cold = cache.cold
+    ? `; cold: ${cache.cold.restarted} of ${cache.cold.rounds} runs after a restart, the page cache dropped before ${cache.cold.pageCacheDropped}${cache.cold.notes.length ? ` (${cache.cold.notes.join('; ')})` : ''}`
+    : '';
+  return `cache: ${size}${settings ? `, read back: ${settings}` : ''}${cold}`;
 }
 
 export function formatTable(result) {

@@ -293,7 +293,7 @@ function shardSteps(shard, coordinator) {
 // its announcements in the namespace's marker (runner/shards.js).
 export async function runBenchmark({
   suite = SUITES.social, description, adapterOptions, dataset, workloads, config, command, signal, progress,
-  onUpdate = () => {}, reimport = false, server = null, shard = null,
+  onUpdate = () => {}, reimport = false, server = null, shard = null, coldStart = null,
 }) {
   if (shard) checkShardedSuite(suite.id);
   const leader = !shard || shard.index === 0;
@@ -336,6 +336,8 @@ export async function runBenchmark({
       source: config.durabilitySource ?? 'default',
       workloads: planned.filter((step) => result.workloads[step.key].supported).map((step) => step.workload),
       owned: server?.source === 'bench server',
+      cacheBytes: config.cacheBytes ?? null,
+      cold: coldStart ? { rounds: 0, restarted: 0, pageCacheDropped: 0, notes: [] } : null,
     });
     const loaded = leader ? await loadMeasured({
       suite, adapter: setupAdapter, description, options: adapterOptions, data: dataset, reimport, progress, server, config,
@@ -372,7 +374,15 @@ export async function runBenchmark({
     const sharding = coordinator && shardSteps(shard, coordinator);
     for (const [index, round] of rounds.entries()) {
       if (signal?.aborted) break;
-      if (index > 0 && config.restartCmd) {
+      if (coldStart) {
+        // --cold: the server restarted and the page cache dropped before every round, each said in the result.
+        const cold = await coldStart();
+        const record = result.terms.cache.cold;
+        record.rounds += 1;
+        if (cold.restarted) record.restarted += 1;
+        if (cold.dropped) record.pageCacheDropped += 1;
+        for (const note of cold.notes) if (!record.notes.includes(note)) record.notes.push(note);
+      } else if (index > 0 && config.restartCmd) {
         progress?.log(`restarting the server: ${config.restartCmd}`);
         await restartServer(config.restartCmd);
       }

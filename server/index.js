@@ -67,6 +67,7 @@ export function serverReleases(server, { cacheDir }) {
 // JDK chosen for the release (see java.js).
 export async function startServer(server, {
   cacheDir, port = server.defaultPort, version, javaHome = process.env.BENCH_JAVA_HOME, confirmTimeoutMs = CONFIRM_TIMEOUT_MS,
+  cacheBytes = null,
 }) {
   const release = releaseOf(server, version, recordedState(cacheDir, server.family)?.release ?? server.defaultVersion);
   // The commands a message suggests name the cache directory unless it is the default one.
@@ -89,7 +90,10 @@ export async function startServer(server, {
     ? chooseJava({ needs: server.javaFor(release), who: `${server.name} ${release}`, override: javaHome }) : null;
   await requireFreePort(port, server.name);
   mkdirSync(dir, { recursive: true });
-  const started = await server.start({ dir, port, cacheDir, release, java });
+  if (cacheBytes && !server.cacheSetting) {
+    throw usageError(`--cache: the local ${server.name} cannot be started with a cache size yet; start it without --cache`);
+  }
+  const started = await server.start({ dir, port, cacheDir, release, java, cacheBytes });
   try {
     // Every port the server binds: a server that cannot bind its second one shuts down after it bound the first.
     for (const own of [port, ...(started.otherPorts ?? [])]) {
@@ -100,7 +104,10 @@ export async function startServer(server, {
     throw error;
   }
   const state = {
-    family: server.family, version: label, ...(release !== null && { release, dir }), ...(java && { java }), ...started, startedAt: new Date().toISOString(),
+    family: server.family, version: label, ...(release !== null && { release, dir }), ...(java && { java }), ...started,
+    // The cache it was started with (bench run --cache), null for the family's own.
+    cacheBytes: cacheBytes ?? null,
+    startedAt: new Date().toISOString(),
   };
   writeFileSync(stateFile(cacheDir, server.family), `${JSON.stringify(state, null, 2)}\n`);
   return state;

@@ -33,6 +33,8 @@ export default {
   name: 'MariaDB',
   defaultPort: 53306,
   adapters: ['mysql'],
+  // What --cache sets (start's cacheBytes).
+  cacheSetting: 'innodb_buffer_pool_size',
   install: (dir, log) => aptInstall('MariaDB', ['mariadb-server-core', 'mariadb-client-core'], log),
 
   async version() {
@@ -44,7 +46,8 @@ export default {
     }
   },
 
-  async start({ dir, port }) {
+  // `cacheBytes` (bench run --cache): the InnoDB buffer pool, instead of the instance's 1 GiB.
+  async start({ dir, port, cacheBytes = null }) {
     const data = path.join(dir, 'data');
     const logFile = path.join(dir, 'mariadb.log');
     mkdirSync(dir, { recursive: true });
@@ -58,7 +61,8 @@ export default {
     }
     const log = openSync(logFile, 'a');
     const child = spawn('mariadbd', ['--no-defaults', `--datadir=${data}`, `--port=${port}`, `--bind-address=${LOCALHOST}`,
-      `--socket=${path.join(dir, 'mariadb.sock')}`, `--pid-file=${path.join(dir, 'mariadb.pid')}`, ...userFlag(), ...SERVER_FLAGS],
+      `--socket=${path.join(dir, 'mariadb.sock')}`, `--pid-file=${path.join(dir, 'mariadb.pid')}`, ...userFlag(), ...SERVER_FLAGS,
+      ...(cacheBytes ? [`--innodb-buffer-pool-size=${cacheBytes}`] : [])],
     { detached: true, stdio: ['ignore', log, log] });
     closeSync(log);
     child.unref();

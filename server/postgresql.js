@@ -75,6 +75,8 @@ export default {
   name: 'PostgreSQL',
   defaultPort: 55432,
   adapters: ['postgresql', 'postgresql_tabular'],
+  // What --cache sets (start's cacheBytes).
+  cacheSetting: 'shared_buffers',
   install: (dir, log) => aptInstall('PostgreSQL', ['postgresql'], log),
   // The instance's files outside the cache: under root, the data directory the server user can reach.
   dirsOutsideCache: (cacheDir) => (isRoot() ? [path.dirname(instanceDir(null, cacheDir))] : []),
@@ -86,7 +88,8 @@ export default {
     return stdout.trim();
   },
 
-  async start({ dir, port, cacheDir }) {
+  // `cacheBytes` (bench run --cache): shared_buffers, instead of the instance's 1 GB.
+  async start({ dir, port, cacheDir, cacheBytes = null }) {
     const bin = binDir();
     const base = instanceDir(dir, cacheDir);
     const data = path.join(base, 'data');
@@ -102,7 +105,8 @@ export default {
       requirePasswordForProbe(data);
     }
     removeStaleLocks([path.join(data, 'postmaster.pid'), path.join(base, `.s.PGSQL.${port}.lock`)]);
-    const settings = Object.entries({ ...SERVER_SETTINGS, port, unix_socket_directories: base })
+    const cache = cacheBytes ? { shared_buffers: `${Math.round(cacheBytes / 1024)}kB` } : {};
+    const settings = Object.entries({ ...SERVER_SETTINGS, ...cache, port, unix_socket_directories: base })
       .map(([name, value]) => `-c ${name}=${value}`).join(' ');
     try {
       await asServerUser(path.join(bin, 'pg_ctl'), ['-D', data, '-l', logFile, '-w', '-t', String(START_TIMEOUT_S), '-o', settings, 'start']);

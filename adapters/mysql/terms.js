@@ -54,5 +54,7 @@ export async function mysqlTerms(connection, where, { durability, owned }) {
     problems.push(`sync_binlog is ${binlog.value} on ${where} with the binary log on (${binlog.source}): ${durability} writes need `
       + `sync_binlog=${need.binlogTo} (SET GLOBAL sync_binlog = ${need.binlogTo})`);
   }
-  return { settings, applied, problems };
+  const [[{ bytes }]] = await connection.query('SELECT @@GLOBAL.innodb_buffer_pool_size AS bytes');
+  const cache = { bytes: Number(bytes), settings: { innodb_buffer_pool_size: { value: String(bytes), source: 'server (global)' } } };
+  return { settings, applied, problems, cache };
 }

@@ -192,11 +192,18 @@ export class PostgresAdapter {
       value: durability === 'durable' ? 'on' : 'off', source: 'set by the adapter on each connection that writes',
     };
     const problems = [];
+    const [[buffers, blockSize, bufferSource]] = await this.#rows(
+      "SELECT setting, current_setting('block_size'), source FROM pg_settings WHERE name = 'shared_buffers'",
+    );
+    const cache = {
+      bytes: Number(buffers) * Number(blockSize),
+      settings: { shared_buffers: { value: `${buffers} x ${blockSize} B`, source: `server (${bufferSource})` } },
+    };
     if (durability === 'durable' && settings.fsync?.value !== 'on') {
       problems.push(`fsync is ${settings.fsync?.value} on ${this.#options.host}:${this.#options.port} (${settings.fsync?.source}): `
         + 'durable writes need fsync=on (ALTER SYSTEM SET fsync = on; SELECT pg_reload_conf();)');
     }
-    return { settings, applied: [], problems };
+    return { settings, applied: [], problems, cache };
   }
 
   // Tables, their indexes and TOAST, of the namespace's schema only.

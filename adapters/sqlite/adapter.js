@@ -28,6 +28,7 @@ const IMPORT_ROWS = 100;
 const TEMP_STORE_NAMES = ['DEFAULT', 'FILE', 'MEMORY'];
 
 export class SqliteAdapter {
+  #options;
   #tables;
   #file;
   #db = null;
@@ -49,6 +50,7 @@ export class SqliteAdapter {
   };
 
   constructor(options) {
+    this.#options = options;
     this.#tables = namespaceTables(options.namespace);
     this.#file = databaseFile(options);
     // The graph suite's operations (graph.js): an edge collection is a temporary table of its own
@@ -71,8 +73,11 @@ export class SqliteAdapter {
       // The first pragma reads the file, so a file that is not a database fails here, as a connect error.
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
-      db.pragma(`cache_size = -${CACHE_SIZE_KIB}`);
-      db.pragma(`mmap_size = ${MMAP_SIZE_BYTES}`);
+      // --cache (options.cacheBytes) bounds the page cache, with no memory map beside it (whose pages would be
+      // the operating system's cache, unbounded).
+      const cacheBytes = this.#options?.cacheBytes ?? null;
+      db.pragma(`cache_size = -${cacheBytes ? Math.round(cacheBytes / 1024) : CACHE_SIZE_KIB}`);
+      db.pragma(`mmap_size = ${cacheBytes ? 0 : MMAP_SIZE_BYTES}`);
       // The shortest-path search writes its visited sets to TEMP tables; keep them off the disk.
       db.pragma('temp_store = MEMORY');
     } catch (error) {
@@ -121,7 +126,18 @@ export class SqliteAdapter {
       'synchronous (writes)': { value: durability === 'durable' ? 'FULL' : 'NORMAL', source: 'set by the adapter around each write' },
     };
     const problems = journal === 'wal' ? [] : [`journal_mode is ${journal} in ${this.#file}: the terms assume WAL`];
-    return { settings, applied: [], problems };
+    // The page cache: cache_size is pages when positive, KiB when negative.
+    const cacheSize = db.pragma('cache_size', { simple: true });
+    const pageSize = db.pragma('page_size', { simple: true });
+    const source = this.#options?.cacheBytes ? 'set by the adapter at connect() (--cache)' : 'set by the adapter at connect()';
+    const cache = {
+      bytes: cacheSize < 0 ? -cacheSize * 1024 : cacheSize * pageSize,
+      settings: {
+        cache_size: { value: String(cacheSize), source },
+        mmap_size: { value: String(db.pragma('mmap_size', { simple: true })), source },
+      },
+    };
+    return { settings, applied: [], problems, cache };
   }
 
   // The pages of the namespace's tables and their indexes (dbstat), not the file: one file holds every

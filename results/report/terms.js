@@ -2,6 +2,7 @@
 // the figures, and whether the databases compared ran under the same ones. Results of unequal terms compare
 // different work: the report says so in its first line and gives no percentages unless asked
 // (--allow-unequal-terms).
+import { formatSize } from '../../core/terms.js';
 import { distinct } from './aggregate.js';
 
 const termOf = (result) => result.terms?.durability?.term ?? null;
@@ -16,6 +17,9 @@ export function databaseTerms(documents) {
     verified: recorded.length === documents.length && recorded.every((terms) => terms.verified === true),
     settings: distinct(recorded.map((terms) => Object.fromEntries(Object.entries(terms.settings ?? {}).map(([name, { value }]) => [name, value])))),
     sources: distinct(recorded.map((terms) => terms.source ?? null)),
+    cache: distinct(documents.map(({ result }) => result.terms?.cache ?? null).map((cache) => cache && {
+      bytes: cache.bytes ?? null, requested: cache.requested ?? null, cold: Boolean(cache.cold),
+    })),
     cores: distinct(documents.map(({ result }) => result.environment?.cores ?? null)),
   };
 }
@@ -46,6 +50,9 @@ export function compareTerms(databases) {
   };
 }
 
+const cacheText = (cache) => (cache === null || cache.bytes === null ? 'not recorded'
+  : `${formatSize(cache.bytes)}${cache.requested ? ' (--cache)' : ''}${cache.cold ? ', cold' : ''}`);
+
 const settingsText = (settings) => settings.map((values) => Object.entries(values).map(([name, value]) => `${name}=${value}`).join(', ') || 'none read back').join(' | ');
 
 export function termsBlock(report) {
@@ -53,12 +60,13 @@ export function termsBlock(report) {
     kind: 'table',
     id: 'terms',
     title: 'Terms each database ran under (the same for all, or the comparison says so)',
-    header: ['database', 'durability', 'read back from the server', 'cores', 'version'],
+    header: ['database', 'durability', 'read back from the server', 'cache', 'cores', 'version'],
     numeric: [],
     rows: report.databases.map((d) => [
       d.id,
       d.terms.durability.map(termWord).join(' | ') + (d.terms.verified ? '' : ' (unverified)'),
       settingsText(d.terms.settings),
+      d.terms.cache.map(cacheText).join(' | '),
       d.terms.cores.map((cores) => (cores === null ? 'n/a' : `${cores} (the machine's)`)).join(' | '),
       d.reproducibility.dbVersion.map((version) => version ?? 'n/a').join(' | '),
     ]),

@@ -248,8 +248,12 @@ test('crash tests alone: their durability blocks and nothing of the runs\' repor
 
 // The durability term of a result, as runner/terms.js records it.
 const withTerm = (document, term, verified = true) => {
+  const cache = document.result.db.id === 'a'
+    ? { requested: 2 ** 26, bytes: 2 ** 26, settings: {}, cold: { rounds: 3, restarted: 3, pageCacheDropped: 3, notes: [] } }
+    : { requested: null, bytes: 2 ** 30, settings: {} };
   document.result.terms = {
     durability: { term, source: 'default', verified, how: `${term} how`, settings: { fsync: { value: 'on', source: 'server (default)' } } },
+    cache,
   };
   return document;
 };
@@ -261,8 +265,11 @@ test('equal terms: said after the baseline, a terms row per database above the f
   assert.equal(report.comparison.refused, false);
   assert.deepEqual(block(report, 'summary').lines.at(-1), report.terms.line);
   const terms = block(report, 'terms');
-  assert.deepEqual(terms.header, ['database', 'durability', 'read back from the server', 'cores', 'version']);
-  assert.deepEqual(terms.rows, [['a', 'relaxed', 'fsync=on', '2 (the machine\'s)', '1'], ['b', 'relaxed', 'fsync=on', '2 (the machine\'s)', '2']]);
+  assert.deepEqual(terms.header, ['database', 'durability', 'read back from the server', 'cache', 'cores', 'version']);
+  assert.deepEqual(terms.rows, [
+    ['a', 'relaxed', 'fsync=on', '64MB (--cache), cold', '2 (the machine\'s)', '1'],
+    ['b', 'relaxed', 'fsync=on', '1GB', '2 (the machine\'s)', '2'],
+  ]);
   assert.ok(block(report, 'normalised'));
   // A database whose settings were not read back is named.
   const unread = buildReport([withTerm(twoDatabases()[0], 'durable', false), withTerm(twoDatabases()[1], 'durable')], { baseline: 'a' });
