@@ -1,13 +1,21 @@
 // The crud suite's documents: small flat JSON objects, deterministic from the seed, so every database gets the
 // same bytes. `uniform`: every document has the same field names and types (about 200 bytes of JSON), the case
 // the 2012 publication measured; `varied`: names, their number and their types change per document, the case it
-// warned about, since a store that shares one shape between documents gains from uniform ones.
+// warned about, since a store that shares one shape between documents gains from uniform ones. With `bytes`, each
+// document also carries a `text` of words that brings its JSON to that many bytes (the mixed suite's documents of
+// a publication's size).
 import { createRandom } from '../../datasets/random.js';
 
 export const SHAPES = Object.freeze(['uniform', 'varied']);
 // Independent sequences of one seed: the documents as inserted, and the versions that replace them.
 const STREAM_INSERT = 11;
 const STREAM_UPDATE = 12;
+// The words that fill documents of a set size: sequences of their own, so that every other field is the one the
+// seed gives without a size.
+const STREAM_INSERT_TEXT = 13;
+const STREAM_UPDATE_TEXT = 14;
+// The sizes a document may be set to: from the smallest to BSON's (MongoDB's) largest, 16 MiB.
+export const DOCUMENT_BYTES = Object.freeze({ min: 1, max: 16 * 2 ** 20 });
 
 const WORDS = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliett',
   'kilo', 'lima', 'mike', 'november', 'oscar', 'papa', 'quebec', 'romeo', 'sierra', 'tango'];
@@ -67,19 +75,40 @@ function variedDocument(random, n) {
   return doc;
 }
 
+// `doc` with a last field `text` that brings its JSON to `bytes` bytes of UTF-8, or empty when the document is that
+// large already. The words are ASCII, so the text is cut to the exact length.
+function sized(doc, bytes, random) {
+  const filled = { ...doc, text: '' };
+  const missing = bytes - Buffer.byteLength(JSON.stringify(filled));
+  let text = '';
+  while (text.length < missing) text += `${random.pick(WORDS)} `;
+  filled.text = text.slice(0, Math.max(0, missing));
+  return filled;
+}
+
 // Documents 1..count as inserted (`version` 1) and as the update phase replaces them (`version` 2: for uniform
 // documents other values under the same names; for varied ones another shape altogether, so that replace
-// semantics show: a field the new version lacks must be gone).
-export function crudDocuments({ count, shape, seed }) {
+// semantics show: a field the new version lacks must be gone). `bytes`: the size of each document's JSON, or null
+// for the documents as they come.
+export function crudDocuments({ count, shape, seed, bytes = null }) {
   if (!SHAPES.includes(shape)) throw new Error(`internal: unknown document shape ${shape}`);
+  if (bytes !== null && !(Number.isSafeInteger(bytes) && bytes >= DOCUMENT_BYTES.min && bytes <= DOCUMENT_BYTES.max)) {
+    throw new Error(`internal: a document size of ${bytes} bytes`);
+  }
   const make = shape === 'uniform' ? uniformDocument : variedDocument;
   const inserted = createRandom(seed, STREAM_INSERT);
   const updated = createRandom(seed, STREAM_UPDATE);
+  const insertedText = createRandom(seed, STREAM_INSERT_TEXT);
+  const updatedText = createRandom(seed, STREAM_UPDATE_TEXT);
   const docs = new Array(count);
   const updates = new Array(count);
   for (let i = 0; i < count; i += 1) {
     docs[i] = make(inserted, i + 1, 1);
     updates[i] = make(updated, i + 1, 2);
+    if (bytes !== null) {
+      docs[i] = sized(docs[i], bytes, insertedText);
+      updates[i] = sized(updates[i], bytes, updatedText);
+    }
   }
   return { docs, updates };
 }

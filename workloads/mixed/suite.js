@@ -2,12 +2,13 @@
 // loads `records` crud documents (untimed) into a fresh temporary collection, runs one workload's operation stream
 // over them, checks every read and the final state, and drops the collection; so each workload, concurrency level
 // and rate starts from the same loaded state. Closed loop at each `--concurrency` level, or open loop at each
-// `--rate` (operations sent at their scheduled times, the pool still sized by the concurrency).
+// `--rate` (operations sent at their scheduled times, the pool still sized by the concurrency). A preset may set
+// the size of each document's JSON (`docBytes`, crud's documents filled with words to it).
 import { eachLimit } from 'async';
 import { durabilityOf } from '../../core/terms.js';
 import { usageError } from '../../core/errors.js';
 import { claimNamespace } from '../../import/import.js';
-import { SHAPES, crudDocuments } from '../crud/documents.js';
+import { DOCUMENT_BYTES, SHAPES, crudDocuments } from '../crud/documents.js';
 import { DEFAULT_DISTRIBUTION, DISTRIBUTIONS } from './keys.js';
 import { COLLECTION, WORKLOADS, crossInserts } from './workloads.js';
 
@@ -42,6 +43,7 @@ export function mixedSettings(config) {
     seed: config.seed ?? 1,
     runs: config.runs ?? 1,
     durable: Boolean(config.durable),
+    docBytes: config.docBytes ?? null,
   };
   if (!DISTRIBUTIONS.includes(settings.distribution)) {
     throw usageError(`unknown distribution "${settings.distribution}"; valid distributions: ${DISTRIBUTIONS.join(', ')}`);
@@ -50,8 +52,16 @@ export function mixedSettings(config) {
   if (!Number.isSafeInteger(settings.records) || settings.records < 1) {
     throw usageError(`--records must be a whole number of at least 1, got ${settings.records}`);
   }
+  const { docBytes } = settings;
+  if (docBytes !== null && !(Number.isSafeInteger(docBytes) && docBytes >= DOCUMENT_BYTES.min && docBytes <= DOCUMENT_BYTES.max)) {
+    throw usageError(`the document size must be a whole number of bytes from ${DOCUMENT_BYTES.min} to ${DOCUMENT_BYTES.max.toLocaleString('en-US')}, got ${docBytes}`);
+  }
   return settings;
 }
+
+// The document size, in the configuration and the data's description only when one was set: documents as they
+// come are described as before sizes existed.
+const sizeOf = (docBytes) => (docBytes ? { docBytes } : {});
 
 // Untimed, a bounded number at a time: the round's pool is sized by its concurrency. (`async` needs an async
 // function here: a plain one returning a promise would be taken for one expecting a callback.)
@@ -75,40 +85,43 @@ export default {
   // The loaded documents, then those the cross-action pattern inserts; a write's base is the key's other version.
   // `settings` holds the names of bench run's flags or of the configuration (`configure`'s), which agree here.
   async prepare(settings) {
-    const { records, ops, shape, seed } = mixedSettings(settings);
+    const {
+      records, ops, shape, seed, docBytes,
+    } = mixedSettings(settings);
     const count = records + crossInserts(Math.max(...ops));
-    return { shape, seed, records, ...crudDocuments({ count, shape, seed }) };
+    return { shape, seed, records, ...sizeOf(docBytes), ...crudDocuments({ count, shape, seed, bytes: docBytes }) };
   },
   configure(settings) {
     const { rate, sync, ...rest } = settings;
     const durable = durabilityOf(settings) === 'durable';
     const {
-      records, ops, levels, rates, distribution, shape, seed,
+      records, ops, levels, rates, distribution, shape, seed, docBytes,
     } = mixedSettings({ ...rest, rates: rate, durable });
     return {
-      concurrency: levels, records, ops, rates, distribution, shape, durable, seed,
+      concurrency: levels, records, ops, rates, distribution, shape, durable, seed, ...sizeOf(docBytes),
     };
   },
   describeData: (data) => ({
-    id: `mixed-${data.shape}-r${data.records}-s${data.seed}`,
+    id: `mixed-${data.shape}${data.docBytes ? `-b${data.docBytes}` : ''}-r${data.records}-s${data.seed}`,
     name: 'mixed documents',
     shape: data.shape,
     seed: data.seed,
     documents: data.records,
-    label: `${data.records} ${data.shape} documents, seed ${data.seed}`,
+    ...sizeOf(data.docBytes),
+    label: `${data.records} ${data.shape} documents${data.docBytes ? ` of ${data.docBytes} bytes of JSON` : ''}, seed ${data.seed}`,
   }),
   // Nothing to import: each round loads its documents into a temporary collection of a namespace the harness owns.
   load: async ({ adapter, description, options }) => { await claimNamespace({ adapter, description, options }); return null; },
   context: (data) => data,
   rounds({ config, workloads }) {
     const {
-      records, ops: counts, levels, rates, distribution, shape, seed, runs, durable,
+      records, ops: counts, levels, rates, distribution, shape, seed, runs, durable, docBytes,
     } = mixedSettings(config);
     if (levels.length === 0) throw usageError('the mixed suite needs a concurrency level');
     let loaded = null;
     // The same documents prepare() made first: a smaller count of crud documents is a prefix of a larger one.
     const documents = () => {
-      loaded ??= crudDocuments({ count: records, shape, seed }).docs;
+      loaded ??= crudDocuments({ count: records, shape, seed, bytes: docBytes }).docs;
       return loaded;
     };
     const rounds = [];
