@@ -71,7 +71,7 @@ test('bench run --suite mixed closed and open loop on SQLite: every read and the
 test('a flag of one suite is refused in another, and list values are checked one by one (exit 2)', async () => {
   const cases = [
     [['run', '--suite', 'crud', '--scale', 'tiny'], /--scale is a flag of --suite social, not of --suite crud/],
-    [['run', '--suite', 'crud', '--preset', 'nosql-tests-2018'], /--preset is a flag of --suite social/],
+    [['run', '--suite', 'crud', '--preset', 'nosql-tests-2018'], /--preset nosql-tests-2018 is a preset of --suite social, not of --suite crud/],
     [['run', '--ops', '100'], /--ops is a flag of --suite crud, not of --suite social/],
     [['run', '--sync'], /--sync is a flag of --suite crud/],
     [['run', '--concurrency', '1,2'], /the social suite runs at one --concurrency; a list of levels is for --suite crud/],

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { DEFAULT_SUITE, SUITES, getSuite, isSupported, suiteIds, suiteOperations } from '../../workloads/index.js';
 import crud, { DEFAULT_LEVELS, DEFAULT_OPS, stepKey } from '../../workloads/crud/suite.js';
 import social from '../../workloads/social/suite.js';
-import { PRESET_FLAGS, checkPresetFlags, getPreset, limitDataset, presetNames } from '../../workloads/social/presets.js';
+import { limitDataset, presetLimits } from '../../workloads/social/presets.js';
 import { WORKLOADS as SOCIAL } from '../../workloads/social/workloads.js';
 import { WORKLOADS as CRUD } from '../../workloads/crud/workloads.js';
 
@@ -35,7 +35,7 @@ test('social: its identity, flags and defaults; one --concurrency only; its data
   assert.equal(social.description, 'reads, writes, an aggregation, neighbourhoods and shortest paths on the Pokec social network');
   assert.equal(social.workloads, SOCIAL);
   assert.deepEqual(social.alwaysRun, ['warmup']);
-  assert.deepEqual(social.flags, ['scale', 'dataset', 'skip-bad', 'preset', 'reimport', 'import-path']);
+  assert.deepEqual(social.flags, ['scale', 'dataset', 'skip-bad', 'reimport', 'import-path']);
   assert.deepEqual(social.defaults, { runs: 5, concurrency: [25] });
   assert.deepEqual(social.configure({ concurrency: [8] }), { concurrency: 8, importPath: 'auto' });
   assert.deepEqual(social.configure({ concurrency: [8], 'import-path': 'offline' }), { concurrency: 8, importPath: 'offline' });
@@ -94,28 +94,9 @@ test('crud: its identity, flags and defaults, its data described, one labelled r
   assert.equal(stepKey('get', { ops: 3, concurrency: 2 }), 'get n=3 c=2');
 });
 
-test('presets: what each fixes and says, the flags it refuses word for word, and its limits cut to a prefix, never past the list', () => {
-  assert.deepEqual(PRESET_FLAGS, ['scale', 'runs', 'concurrency']);
-  assert.deepEqual(Object.fromEntries(presetNames().map((name) => [name, { ...getPreset(name) }])), {
-    'nosql-tests-2018': {
-      scale: 'full', dataset: 'pokec-if-present', concurrency: 25, runs: 5, limits: {},
-      description: 'the 2018 publication: 1,000 shortest paths (ArangoDB 3.3.3, MongoDB 3.6.1, Neo4j 3.3.1, OrientDB 2.2.29, PostgreSQL 10.1 on an AWS i3.4xlarge server, c3.xlarge client)',
-    },
-    'nosql-tests-2015-autumn': {
-      scale: 'full', dataset: 'pokec-if-present', concurrency: 25, runs: 5, limits: { pathPairs: 40 },
-      description: 'the autumn 2015 update: 40 shortest paths (16 cores, 60 GB RAM on GCE)',
-    },
-    'nosql-tests-2015': {
-      scale: 'full', dataset: 'pokec-if-present', concurrency: 25, runs: 5, limits: { pathPairs: 19 },
-      description: 'the first 2015 publication: 19 shortest paths (16 cores, 60 GB RAM on GCE)',
-    },
-  });
-  for (const name of ['nosql-tests-2016', 'constructor']) {
-    assert.throws(() => getPreset(name), { code: 'E_USAGE', message: `unknown preset "${name}"; valid presets: nosql-tests-2018, nosql-tests-2015-autumn, nosql-tests-2015` });
-  }
-  assert.equal(checkPresetFlags('nosql-tests-2015', new Set(['db', 'json'])), getPreset('nosql-tests-2015'));
-  assert.throws(() => checkPresetFlags('nosql-tests-2015', new Set(['scale'])),
-    { code: 'E_USAGE', message: '--preset nosql-tests-2015 fixes --scale full; drop those flags, or run without the preset' });
+test('a social preset\'s limits: its pathPairs alone, cut to a prefix, never past the list', () => {
+  assert.deepEqual(presetLimits({ scale: 'full', runs: 5, pathPairs: 19 }), { pathPairs: 19 });
+  assert.deepEqual(presetLimits({ scale: 'full', runs: 5 }), {});
 
   const dataset = {
     id: 'd', params: { pathPairs: [[1, 2], [3, 4], [5, 6]], readIds: [7] }, reference: { pathLengths: [1, 2, 3], other: [9] }, sizes: { pathPairs: 3, reads: 1 },

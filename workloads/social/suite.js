@@ -31,8 +31,9 @@ export default {
   workloads: WORKLOADS,
   // The warm-up prepares the measured workloads, so a selection always keeps it.
   alwaysRun: ['warmup'],
-  // The flags of `bench run` that only this suite takes, and its defaults of the shared ones.
-  flags: ['scale', 'dataset', 'skip-bad', 'preset', 'reimport', 'import-path'],
+  // The flags of `bench run` that only this suite takes, and its defaults of the shared ones. (--preset serves
+  // every suite: workloads/presets.js.)
+  flags: ['scale', 'dataset', 'skip-bad', 'reimport', 'import-path'],
   defaults: { runs: 5, concurrency: [25] },
   // `settings`: the run's flags with --concurrency as a list; `preset`: the preset's limits, or null.
   prepare: async (settings, { progress, preset }) => limitDataset(await prepareDataset({
