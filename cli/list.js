@@ -1,5 +1,6 @@
 import { adapterIds, loadAdapter } from '../adapters/index.js';
 import { SUITES, isSupported } from '../workloads/index.js';
+import { describePreset, formatValue, presetsOf } from '../workloads/presets.js';
 
 const describeWorkload = ({ name, operation, compared, description }) => ({ name, operation, compared, description });
 const supportedNames = (description, suite) => suite.workloads.filter((w) => isSupported(description, w)).map((w) => w.name);
@@ -15,6 +16,12 @@ function suiteLines(suite, adapters) {
   for (const w of suite.workloads) {
     const cells = adapters.map((a) => (a.suites[suite.id].includes(w.name) ? 'x' : '-').padEnd(a.id.length));
     lines.push(`    ${w.name.padEnd(nameWidth)}  ${cells.join('  ')}`);
+  }
+  const presets = presetsOf(suite.id);
+  if (presets.length > 0) lines.push('  presets (bench run --preset <name>; a flag given as well overrides the preset\'s value):');
+  for (const { name, description, parameters } of presets) {
+    lines.push(`    ${name}  ${description}`);
+    lines.push(`      ${Object.entries(parameters).map(([parameter, value]) => `${parameter} ${formatValue(value)}`).join(', ')}`);
   }
   return lines;
 }
@@ -32,7 +39,11 @@ export async function listCommand(argv, { stdout = process.stdout } = {}) {
     })),
     workloads: SUITES.social.workloads.map(describeWorkload),
     suites: suites.map((suite) => ({
-      id: suite.id, name: suite.name, description: suite.description, workloads: suite.workloads.map(describeWorkload),
+      id: suite.id,
+      name: suite.name,
+      description: suite.description,
+      workloads: suite.workloads.map(describeWorkload),
+      presets: presetsOf(suite.id).map(describePreset),
     })),
   };
   if (argv.json) {
