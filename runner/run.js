@@ -382,6 +382,8 @@ export async function runBenchmark({
         if (cold.restarted) record.restarted += 1;
         if (cold.dropped) record.pageCacheDropped += 1;
         for (const note of cold.notes) if (!record.notes.includes(note)) record.notes.push(note);
+        // The restarted server's process is the one sampled from now on.
+        if (result.resources.server && server) result.resources.server.pid = server.pid;
       } else if (index > 0 && config.restartCmd) {
         progress?.log(`restarting the server: ${config.restartCmd}`);
         await restartServer(config.restartCmd);

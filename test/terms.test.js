@@ -89,3 +89,37 @@ test('settings that contradict the term refuse a run that writes under it, and a
   assert.equal(unverified.durability.source, '--durability');
   assert.match(unverified.durability.how, /synchronous_commit=on/);
 });
+
+test('--cache: binary units as PostgreSQL and MariaDB read them, a range, and the rounding a database may apply', async () => {
+  const { formatSize, parseSize, sameCache } = await import('../core/terms.js');
+  assert.equal(parseSize('512MB'), 512 * 2 ** 20);
+  assert.equal(parseSize('64m'), 64 * 2 ** 20);
+  assert.equal(parseSize('1.5GB'), 1.5 * 2 ** 30);
+  assert.equal(parseSize('65536KB'), 64 * 2 ** 20);
+  for (const bad of ['abc', '1MB', '2TB', '-64MB', '']) {
+    assert.throws(() => parseSize(bad), { code: 'E_USAGE', message: /^--cache must be a size from 8MB to 1024GB, such as 512MB or 2GB/ }, bad);
+  }
+  assert.throws(() => parseSize(['64MB', '1GB']), { code: 'E_USAGE', message: /given 2 times/ });
+  assert.equal(formatSize(512 * 2 ** 20), '512MB');
+  assert.equal(formatSize(1.5 * 2 ** 30), '1.5GB');
+  assert.equal(formatSize(null), 'n/a');
+  assert.ok(sameCache(64 * 2 ** 20, 64 * 2 ** 20 + 8192));
+  assert.ok(!sameCache(64 * 2 ** 20, 2 ** 30));
+  assert.ok(!sameCache(64 * 2 ** 20, null));
+});
+
+test('a cache the database reports otherwise, or cannot read back, refuses the run', async () => {
+  const reporting = (bytes) => ({
+    terms: async () => ({ settings: {}, applied: [], problems: [], cache: { bytes, settings: { shared_buffers: { value: `${bytes}`, source: 'server (configuration file)' } } } }),
+  });
+  await assert.rejects(settleTerms({
+    description: postgresql, adapter: reporting(2 ** 30), durability: 'relaxed', source: 'default', workloads: [], owned: false, cacheBytes: 64 * 2 ** 20,
+  }), { code: 'E_TERMS', message: /^--cache 64MB: PostgreSQL reports a cache of 1GB \(shared_buffers = 1073741824 \(server \(configuration file\)\)\)/ });
+  await assert.rejects(settleTerms({
+    description: postgresql, adapter: reporting(null), durability: 'relaxed', source: 'default', workloads: [], owned: false, cacheBytes: 64 * 2 ** 20,
+  }), { code: 'E_TERMS', message: /cannot read its cache size back/ });
+  const record = await settleTerms({
+    description: postgresql, adapter: reporting(64 * 2 ** 20), durability: 'relaxed', source: 'default', workloads: [], owned: true, cacheBytes: 64 * 2 ** 20,
+  });
+  assert.deepEqual(record.cache, { requested: 64 * 2 ** 20, bytes: 64 * 2 ** 20, settings: { shared_buffers: { value: `${64 * 2 ** 20}`, source: 'server (configuration file)' } } });
+});
