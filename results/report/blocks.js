@@ -112,7 +112,7 @@ function reproducibility(report) {
           `version: ${several(r.dbVersion, String)}`,
           `driver: ${several(r.driver, (driver) => `${driver.name} ${driver.version ?? ''}`.trim())}`,
           `dataset: ${several(r.dataset, datasetLabel)}`,
-          `config: ${several(r.config, (c) => `concurrency ${c.concurrency}, ${c.runs} runs${c.preset ? `, preset ${c.preset}` : ''}`)}`,
+          `config: ${several(r.config, (c) => `concurrency ${c.concurrency}, ${c.runs} runs${c.preset ? `, ${presetText(c.preset)}` : ''}`)}`,
           `harness: ${several(r.harness, (h) => `${h.name} ${h.version}${h.commit ? ` (${h.commit.slice(0, 12)})` : ' (no git commit)'}`)}`,
           `server settings: ${several(r.settings, (s) => (Object.keys(s).length > 0 ? Object.entries(s).map(([k, v]) => `${k}=${v}`).join(', ') : 'none recorded'))}`,
           `machine: ${several(r.machine, (m) => `${m.cpu}, ${m.cores} cores, ${formatBytes(m.memoryBytes)} RAM, ${m.os}, node ${m.node}${m.hostname ? `, host ${m.hostname}` : ''}`)}`,
@@ -121,6 +121,23 @@ function reproducibility(report) {
       };
     }),
   };
+}
+
+const listed = (value) => (Array.isArray(value) ? value.join(',') : String(value));
+
+// "preset crud-2012 (overridden: --ops 100 instead of the preset's 10000,100000)"; a document of a time before
+// presets recorded their parameters names the preset alone.
+export function presetText(preset) {
+  if (typeof preset !== 'object') return `preset ${preset}`;
+  const overridden = (preset.overridden ?? []).map((o) => `--${o.flag} ${listed(o.used)} instead of the preset's ${listed(o.preset)}`);
+  return `preset ${preset.name}${overridden.length > 0 ? ` (overridden: ${overridden.join('; ')})` : ''}`;
+}
+
+// The presets the databases' runs took, when any value of one was overridden: said in the summary.
+function presetLines(report) {
+  const presets = report.databases.flatMap((d) => d.reproducibility.config.map((c) => c.preset))
+    .filter((preset) => preset && typeof preset === 'object' && (preset.overridden ?? []).length > 0);
+  return [...new Set(presets.map(presetText))];
 }
 
 function legend(report) {
@@ -154,6 +171,7 @@ export function reportBlocks(report) {
         `databases: ${report.databases.map((d) => d.id).join(', ')}`,
         alone(report) ? 'baseline: none (one database: absolute figures, no percentages)' : `baseline: ${report.baseline.id} (${report.baseline.reason})`,
         ...(report.terms?.equal ? [report.terms.line] : []),
+        ...presetLines(report),
       ],
     },
     ...(report.terms ? [termsBlock(report)] : []),

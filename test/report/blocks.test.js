@@ -303,3 +303,23 @@ test('unequal terms: the first line says so, no percentages, no matrix, unless a
   const pooled = buildReport([withTerm(one, 'relaxed'), withTerm(two, 'durable')]);
   assert.match(block(pooled, 'summary').lines[0], /^UNEQUAL TERMS: .*\(a relaxed and durable\)/);
 });
+
+test('a preset with overridden values: the summary and the reproducibility name each override; a preset run as published says nothing more', () => {
+  const [a, b] = twoDatabases();
+  const preset = {
+    name: 'crud-2012', suite: 'crud', description: 'd', parameters: { ops: [100], concurrency: [1, 2] },
+    overridden: [{ parameter: 'ops', flag: 'ops', preset: [10000, 100000], used: [100] }],
+  };
+  a.result.config = { ...a.result.config, preset };
+  b.result.config = { ...b.result.config, preset: { ...preset, overridden: [] } };
+  const report = buildReport([a, b], { baseline: 'a' });
+  const line = 'preset crud-2012 (overridden: --ops 100 instead of the preset\'s 10000,100000)';
+  assert.equal(block(report, 'summary').lines.at(-1), line);
+  const reproducibility = block(report, 'reproducibility').items;
+  assert.ok(reproducibility[0].lines.includes(`config: concurrency 25, 3 runs, ${line}`));
+  assert.ok(reproducibility[1].lines.includes('config: concurrency 25, 3 runs, preset crud-2012'));
+  // A document of a time before presets recorded their parameters.
+  const [old] = twoDatabases();
+  old.result.config = { ...old.result.config, preset: 'nosql-tests-2018' };
+  assert.ok(block(buildReport([old]), 'reproducibility').items[0].lines.includes('config: concurrency 25, 3 runs, preset nosql-tests-2018'));
+});
