@@ -140,6 +140,14 @@ export function formatTable(result) {
     lines.push('not compared:');
     lines.push(...align([header, ...separate]).slice(1));
   }
+  // Why a workload is unsupported, where the result says (a durability term the database cannot give, a query
+  // case it cannot express): each reason once, with the workloads it holds for.
+  const reasons = new Map();
+  for (const [name, entry] of Object.entries(result.workloads)) {
+    if (entry.status === 'unsupported' && entry.reason) reasons.set(entry.reason, [...(reasons.get(entry.reason) ?? []), name]);
+  }
+  if (reasons.size > 0) lines.push('');
+  for (const [reason, names] of reasons) lines.push(`unsupported ${names.join(', ')}: ${reason}`);
   const read = readStatsLine(dataset.readStats);
   if (read) {
     lines.push('');

@@ -319,8 +319,15 @@ export async function runBenchmark({
     });
     const durability = config.durability ?? DEFAULT_DURABILITY;
     const planned = planEntries(rounds);
+    // A suite whose every step works on what one workload stored (crud's insert) runs none of them when that one
+    // cannot run under the term.
+    const base = suite.chainedOn && suite.workloads.find((workload) => workload.name === suite.chainedOn);
+    const baseObstacle = base && isSupported(description, base) ? termObstacle(description, base, durability) : null;
     for (const step of planned) {
-      const obstacle = isSupported(description, step.workload) ? termObstacle(description, step.workload, durability) : null;
+      const obstacle = isSupported(description, step.workload)
+        ? termObstacle(description, step.workload, durability)
+          ?? (baseObstacle ? `the ${suite.chainedOn} it works on cannot run: ${baseObstacle}` : null)
+        : null;
       addWorkload(result, {
         ...step.workload,
         name: step.key,
@@ -354,7 +361,7 @@ export async function runBenchmark({
   await onUpdate(result);
 
   const supported = workloads.filter((workload) => isSupported(description, workload)
-    && !termObstacle(description, workload, config.durability ?? DEFAULT_DURABILITY));
+    && result.workloads[planEntries(rounds).find((step) => step.workload === workload)?.key]?.supported !== false);
   const expected = await suite.context(dataset, supported);
   const inputCache = new Map();
   const inputs = (step) => {

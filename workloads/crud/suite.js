@@ -19,6 +19,8 @@ export default {
   workloads: WORKLOADS,
   // Every later phase works on what the insert phase stored.
   alwaysRun: ['insert'],
+  // ... so none runs when the insert cannot (under the run's durability term).
+  chainedOn: 'insert',
   // The flags of `bench run` that only this suite takes, and its defaults of the shared ones.
   flags: ['ops', 'shape', 'sync'],
   defaults: { runs: 1, concurrency: DEFAULT_LEVELS, ops: DEFAULT_OPS, shape: 'uniform', sync: false },
