@@ -325,20 +325,26 @@ describe('the client processes of one step', () => {
 
   test('start together behind the barrier', async () => {
     const inputs = await loaded();
-    const clients = await start(inputs);
-    let outcome;
-    try {
-      outcome = await clients.run();
-    } finally {
-      await clients.close();
+    // Forked at once, the two connect hundreds of milliseconds apart; the barrier starts them within a few. On a
+    // loaded machine the scheduler may hold either back for tens of milliseconds at the instant, so the step is
+    // tried up to three times: without the barrier every try would show the connection skew.
+    const gaps = [];
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const clients = await start(inputs);
+      let outcome;
+      try {
+        outcome = await clients.run();
+      } finally {
+        await clients.close();
+      }
+      assert.equal(clients.count, 2);
+      assert.equal(outcome.errors.length, 0);
+      assert.equal(outcome.answers[17]._key, inputs[17]);
+      const [first, second] = outcome.starts;
+      gaps.push(Math.abs(first - second));
+      if (gaps.at(-1) < 50) break;
     }
-    assert.equal(clients.count, 2);
-    assert.equal(outcome.errors.length, 0);
-    assert.equal(outcome.answers[17]._key, inputs[17]);
-    const [first, second] = outcome.starts;
-    // Forked at once, the two connect hundreds of milliseconds apart; the barrier starts them within a few (more
-    // on a loaded machine, whose scheduler may hold either back).
-    assert.ok(Math.abs(first - second) < 50, `started ${Math.abs(first - second).toFixed(1)} ms apart`);
+    assert.ok(gaps.at(-1) < 50, `started ${gaps.map((gap) => gap.toFixed(1)).join(', ')} ms apart in ${gaps.length} tries`);
   });
 
   test('a worker killed mid-run fails the step with its error and ends the other', async () => {
