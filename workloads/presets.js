@@ -4,7 +4,7 @@
 // from). A flag given as well overrides the preset's value; the result document records the preset, every
 // parameter as run and each override (`config.preset`).
 import { BenchError, ErrorCodes, usageError } from '../core/errors.js';
-import { durabilityOf } from '../core/terms.js';
+import { durabilityOf, parseSize } from '../core/terms.js';
 import { PRESETS as SOCIAL, presetLimits } from './social/presets.js';
 import { PRESETS as CRUD } from './crud/presets.js';
 import { PRESETS as MIXED } from './mixed/presets.js';
@@ -59,7 +59,8 @@ export function checkPresetFlags(name, given, suite) {
 // 10000,100000 for a list; the value itself otherwise.
 export const formatValue = (value) => (Array.isArray(value) ? value.join(',') : String(value));
 const copy = (value) => (Array.isArray(value) ? [...value] : value);
-const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+// Two values of a parameter that run the same: sizes by their bytes (512MB is 512mb), the rest as written.
+const same = (name, a, b) => (name === 'cache' ? parseSize(a) === parseSize(b) : JSON.stringify(a) === JSON.stringify(b));
 
 // A typed flag's value in the form of the preset's: a list of numbers or of names, a number, or text; the
 // durability as --durability and --sync together decide it.
@@ -79,25 +80,19 @@ const shellWord = (text) => (/^[\w./:@+-]+$/.test(text) ? text : `'${String(text
 // unless a flag typed (`given`) overrides it. `locate(dataset)` tells whether `bench data fetch <dataset>` has put
 // that dataset's files in the cache: { present, dir }. Resolves { argv, preset }, `preset` being what the result
 // records: { name, suite, description, parameters (each as run), overridden: [{ parameter, flag, preset, used }] },
-// with `unapplied` when a parameter could not be set, and the social suite's `limits`.
+// and for the social suite its `limits`.
 export function applyPreset(argv, given, { locate }) {
   const preset = checkPresetFlags(argv.preset, given, argv.suite);
   const applied = { ...argv, suite: preset.suite };
   const parameters = {};
   const overridden = [];
-  const unapplied = [];
   for (const [name, value] of Object.entries(preset.parameters)) {
     const own = IF_PRESENT[value] ? (locate(IF_PRESENT[value]).present ? IF_PRESENT[value] : 'synthetic') : copy(value);
     const flag = flagsOf(name).find((candidate) => given.has(candidate));
     if (flag) {
       const used = typedValue(name, value, argv);
       parameters[name] = used;
-      if (!same(used, own)) overridden.push({ parameter: name, flag, preset: copy(value), used });
-    } else if (name === 'cache' && !Object.hasOwn(argv, 'cache')) {
-      // --cache (the memory term) is being added to bench run: until its argv carries a `cache` option, the preset's
-      // cache is recorded as not applied instead of being set where nothing may read it.
-      parameters[name] = null;
-      unapplied.push({ parameter: name, preset: value, reason: 'bench run\'s arguments hold no cache option' });
+      if (!same(name, used, own)) overridden.push({ parameter: name, flag, preset: copy(value), used });
     } else {
       parameters[name] = own;
       applied[name] = Array.isArray(own) ? own.join(',') : own;
@@ -116,23 +111,20 @@ export function applyPreset(argv, given, { locate }) {
   const record = {
     name: preset.name, suite: preset.suite, description: preset.description, parameters, overridden,
   };
-  if (unapplied.length > 0) record.unapplied = unapplied;
   if (preset.suite === 'social') record.limits = presetLimits(parameters);
   return { argv: applied, preset: record };
 }
 
 // The line a run starts with: the preset, its parameters as run and what overrode them.
 export function presetLine({
-  name, suite, description, parameters, overridden, unapplied = [],
+  name, suite, description, parameters, overridden,
 }) {
-  const values = Object.entries(parameters).filter(([, value]) => value !== null)
-    .map(([parameter, value]) => `${parameter} ${formatValue(value)}`);
+  const values = Object.entries(parameters).map(([parameter, value]) => `${parameter} ${formatValue(value)}`);
   const overrides = overridden.length === 0 ? 'no flag overrides it'
     : `overridden: ${overridden.map(({
       parameter, flag, preset, used,
     }) => `${parameter} ${formatValue(used)} (--${flag}; the preset's ${formatValue(preset)})`).join(', ')}`;
-  const skipped = unapplied.map(({ parameter, preset, reason }) => `; ${parameter} ${formatValue(preset)} not applied: ${reason}`);
-  return `preset ${name} (suite ${suite}): ${description}; ${values.join(', ')}; ${overrides}${skipped.join('')}`;
+  return `preset ${name} (suite ${suite}): ${description}; ${values.join(', ')}; ${overrides}`;
 }
 
 // A preset as `bench list` shows it.

@@ -22,7 +22,7 @@ export const PRESETS = Object.freeze({
       concurrency: 1,
       // "The benchmarks were repeated dozens of times." gives no number: the suite's 3 runs.
       runs: 3,
-      // "Databases were configured to use 512 MB of RAM for cache and 4 cores for query execution."
+      // "Databases were configured to use 512 MB of RAM for cache and 4 cores for query execution." (--cache)
       cache: '512MB',
       // The publication names no sync setting: the harness's default term, fixed here.
       durability: 'relaxed',
