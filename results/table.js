@@ -142,8 +142,9 @@ export function formatTable(result) {
   }
   // Why a workload is unsupported, where the result says (a durability term the database cannot give, a query
   // case it cannot express): each reason once, with the workloads it holds for.
+  // (The queries and graph suites' own tables give it in their status column.)
   const reasons = new Map();
-  for (const [name, entry] of Object.entries(result.workloads)) {
+  for (const [name, entry] of tables[result.suite] ? [] : Object.entries(result.workloads)) {
     if (entry.status === 'unsupported' && entry.reason) reasons.set(entry.reason, [...(reasons.get(entry.reason) ?? []), name]);
   }
   if (reasons.size > 0) lines.push('');
