@@ -33,7 +33,9 @@ test('a queries run on SQLite prints the published table, loads once, reuses its
   const [result] = files.map((file) => JSON.parse(readFileSync(file, 'utf8')))
     .sort((a, b) => Object.keys(b.workloads).length - Object.keys(a.workloads).length);
   assert.equal(result.suite, 'queries');
-  assert.equal(result.workloads['collect-count-string 1k'].runs[1].rows, 100);
+  assert.equal(result.workloads['collect-count-string 1k'].runs[1].rows, 10, 'n / 100 groups');
+  assert.equal(result.workloads['sort-string 1k'].runs[1].rows, 1, 'sorted, the first one kept');
+  assert.equal(result.dataset.id, 'queries-groups-of-100');
 
   const report = await bench(['report', out, '--suite', 'queries']);
   assert.equal(report.code, 0, report.stderr);

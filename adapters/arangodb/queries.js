@@ -7,6 +7,7 @@
 //   drop(name)            drops it; nothing when it does not exist
 //   import(name, docs)    one request of the bulk import API
 //   all({ query, bindVars })  runs a query and resolves every row of its result
+import { MERGED_FIELD } from '../../workloads/queries/cases.js';
 import { ARANGO_ERRORS, isArangoErrorNumber } from './connection.js';
 import { ADAPTER_ID } from './model.js';
 
@@ -42,15 +43,21 @@ const lookup = ({ attribute, values }) => ({
   bindVars: { values },
 });
 
-const collect = ({ attribute }) => ({ query: `FOR c IN @@c COLLECT value = c.${field(attribute)} RETURN value` });
+const collect = ({ attribute }) => ({ query: `FOR c IN @@c COLLECT g = c.${field(attribute)} RETURN g` });
 const collectCount = ({ attribute }) => ({
-  query: `FOR c IN @@c COLLECT value = c.${field(attribute)} WITH COUNT INTO n RETURN [value, n]`,
+  query: `FOR c IN @@c COLLECT g = c.${field(attribute)} WITH COUNT INTO l RETURN [ g, l ]`,
 });
 const extreme = (fn) => ({ attribute }) => ({ query: `RETURN ${fn}(FOR c IN @@c RETURN c.${field(attribute)})` });
-const sorted = ({ attribute }) => ({ query: `FOR c IN @@c SORT c.${field(attribute)} RETURN c.${field(attribute)}` });
+const sortFirst = ({ attribute }) => ({
+  query: `FOR c IN @@c SORT c.${field(attribute)} LIMIT 1 RETURN c.${field(attribute)}`,
+});
 const filter = ({ attribute, value }) => ({
-  query: `FOR c IN @@c FILTER c.${field(attribute)} == @value RETURN ${DOCUMENT('c')}`,
+  query: `FOR c IN @@c FILTER c.${field(attribute)} == @value RETURN c.${field(attribute)}`,
   bindVars: { value },
+});
+// The script's MERGE(c, { 'testValue': c.<attribute> }), of the document without its system attributes.
+const merge = ({ attribute }) => ({
+  query: `FOR c IN @@c RETURN MERGE(${DOCUMENT('c')}, { ${MERGED_FIELD}: c.${field(attribute)} })`,
 });
 const extract = ({ attribute }) => ({ query: `FOR c IN @@c RETURN c.${field(attribute)}` });
 
@@ -60,15 +67,16 @@ export const CASES = Object.freeze({
   'collect-string': collect,
   'collect-count-number': collectCount,
   'collect-count-string': collectCount,
-  // For each document, a subquery counting the documents of its value1 (through the value1 index).
+  // For each document, the documents of its value1 (through the value1 index), counted: the script's subquery.
   subquery: ({ attribute }) => ({
-    query: `FOR c IN @@c
-  LET n = FIRST(FOR s IN @@c FILTER s.${field(attribute)} == c.${field(attribute)} COLLECT WITH COUNT INTO k RETURN k)
-  RETURN [c._key, n]`,
+    query: `FOR c IN @@c LET sub = (FOR s IN @@c FILTER s.${field(attribute)} == c.${field(attribute)} RETURN s) RETURN LENGTH(sub)`,
   }),
   concat: ({ attribute }) => ({ query: `FOR c IN @@c RETURN CONCAT(c._key, '-', c.${field(attribute)})` }),
-  merge: ({ object }) => ({ query: `FOR c IN @@c RETURN MERGE(${DOCUMENT('c')}, @object)`, bindVars: { object } }),
+  'merge-number': merge,
+  'merge-string': merge,
+  // The script keeps `_key`, `_rev` and `_id`; the answer holds none of the system attributes, so `_key` alone.
   keep: ({ attributes }) => ({ query: 'FOR c IN @@c RETURN KEEP(c, @attributes)', bindVars: { attributes } }),
+  // `_key` given, this is the script's UNSET(c, '_key', '_rev', '_id').
   unset: ({ attributes }) => ({
     query: "FOR c IN @@c RETURN UNSET(c, APPEND(@attributes, ['_id', '_rev']))",
     bindVars: { attributes },
@@ -77,8 +85,8 @@ export const CASES = Object.freeze({
   'min-string': extreme('MIN'),
   'max-number': extreme('MAX'),
   'max-string': extreme('MAX'),
-  'sort-number': sorted,
-  'sort-string': sorted,
+  'sort-number': sortFirst,
+  'sort-string': sortFirst,
   'filter-number': filter,
   'filter-string': filter,
   'extract-doc': () => ({ query: `FOR c IN @@c RETURN ${DOCUMENT('c')}` }),

@@ -61,8 +61,10 @@ const collect = ({ attribute }) => onView(field(attribute), { group: true }, key
 const collectCount = ({ attribute }) => onView(field(attribute), { group: true },
   (answer) => answer.rows.map((row) => [row.key, row.value]));
 const extreme = (descending) => ({ attribute }) => onView(field(attribute), { limit: 1, descending }, keys);
-const sorted = ({ attribute }) => onView(field(attribute), {}, keys);
-const filter = ({ attribute, value }) => find({ selector: { [field(attribute)]: value } });
+// Sorted by the field, the first kept: the first row of its view, which holds the values sorted.
+const sortFirst = ({ attribute }) => onView(field(attribute), { limit: 1 }, keys);
+const filter = ({ attribute, value }) => find({ selector: { [field(attribute)]: value }, fields: [field(attribute)] },
+  (docs) => docs.map((doc) => doc[field(attribute)]));
 const extract = ({ attribute }) => find({ selector: EVERY_DOCUMENT, fields: [field(attribute)] },
   (docs) => docs.map((doc) => doc[field(attribute)]));
 const lookup = ({ attribute, values }) => onView(field(attribute), { keys: values, include_docs: true },
@@ -75,15 +77,16 @@ export const CASES = Object.freeze({
   'collect-count-number': collectCount,
   'collect-count-string': collectCount,
   keep: ({ attributes }) => find({ selector: EVERY_DOCUMENT, fields: fieldsOf(attributes) }),
+  // Without `_key` (`_id`), a document is its other fields as stored.
   unset: ({ attributes }) => find({
     selector: EVERY_DOCUMENT, fields: fieldsOf(FIELDS.filter((name) => !attributes.includes(name))),
-  }),
+  }, attributes.includes('_key') ? (docs) => docs : undefined),
   'min-number': extreme(false),
   'min-string': extreme(false),
   'max-number': extreme(true),
   'max-string': extreme(true),
-  'sort-number': sorted,
-  'sort-string': sorted,
+  'sort-number': sortFirst,
+  'sort-string': sortFirst,
   'filter-number': filter,
   'filter-string': filter,
   'extract-doc': () => find({ selector: EVERY_DOCUMENT }),
@@ -108,7 +111,8 @@ const NO_EXPRESSION = 'CouchDB\'s queries (Mango, views) select, sort and count 
 export const UNSUPPORTED = Object.freeze({
   subquery: `${NO_JOIN} (a correlated subquery is a join)`,
   concat: NO_EXPRESSION,
-  merge: NO_EXPRESSION,
+  'merge-number': NO_EXPRESSION,
+  'merge-string': NO_EXPRESSION,
   'join-key': NO_JOIN,
   'join-id': NO_JOIN,
   'join-hash-number': NO_JOIN,

@@ -7,6 +7,7 @@
 //   read(sql, values, types)    a result reader of the query on a free connection
 //   use(work)                   work(session) on a free connection (DDL, the appender)
 import { DuckDBDataChunkWriter, INTEGER, LIST, VARCHAR, listValue } from '@duckdb/node-api';
+import { MERGED_FIELD } from '../../workloads/queries/cases.js';
 import { toCount } from './documents.js';
 import { assertIdentifier } from './schema.js';
 
@@ -71,9 +72,16 @@ export async function dropCollection(store, name) {
 // unnested list with the table and pushes its keys into the scan as a filter.
 const listOf = (field) => ({ values }) => [[listValue(values)], [LIST(NUMERIC.has(field) ? INTEGER : VARCHAR)]];
 
-// Each case: the statement, how its rows are read (`rows`: objects; `pluck`: the first column; `pairs`: a value
-// and a count; `json`: JSON text to parse), and its parameters (values and, where the driver cannot infer
-// them, types).
+const merge = ({ attribute }) => [`SELECT ${all('')}, ${columns([attribute])} AS ${MERGED_FIELD} FROM $t`, 'rows'];
+const sortFirst = ({ attribute }) => [`SELECT ${columns([attribute])} FROM $t ORDER BY 1 LIMIT 1`, 'pluck'];
+const filter = ({ attribute, value }) => {
+  const field = columns([attribute]);
+  return [`SELECT ${field} FROM $t WHERE ${field} = $1`, 'pluck', () => [[value]]];
+};
+
+// Each case: the statement, how its rows are read (`rows`: objects; `pluck`: the first column; `counts`: the
+// first column, a count; `pairs`: a value and a count), and its parameters (values and, where the driver cannot
+// infer them, types).
 const CASES = {
   'collect-number': ({ attribute }) => [`SELECT ${columns([attribute])} FROM $t GROUP BY 1`, 'pluck'],
   'collect-string': ({ attribute }) => [`SELECT ${columns([attribute])} FROM $t GROUP BY 1`, 'pluck'],
@@ -82,24 +90,22 @@ const CASES = {
   // DuckDB decorrelates the subquery into a join with the grouped counts.
   subquery: ({ attribute }) => {
     const field = columns([attribute]);
-    return [`SELECT c._key, (SELECT count(*) FROM $t AS s WHERE s.${field} = c.${field}) FROM $t AS c`, 'pairs'];
+    return [`SELECT (SELECT count(*) FROM $t AS s WHERE s.${field} = c.${field}) FROM $t AS c`, 'counts'];
   },
   concat: ({ attribute }) => [`SELECT concat(_key, '-', ${columns([attribute])}) FROM $t`, 'pluck'],
-  // json_merge_patch merges the constant object (bound as JSON text) into each document, inside DuckDB.
-  merge: () => [`SELECT json_merge_patch(json_object(${FIELDS.map((f) => `'${f}', ${f}`).join(', ')}), $1::JSON) FROM $t`,
-    'json', ({ object }) => [[JSON.stringify(object)]]],
+  // A row is the document: merging in one field of its own is one more column, named after that field.
+  'merge-number': merge,
+  'merge-string': merge,
   keep: ({ attributes }) => [`SELECT ${columns(attributes)} FROM $t`, 'rows'],
   unset: ({ attributes }) => [`SELECT ${columns(FIELDS.filter((f) => !attributes.includes(f)))} FROM $t`, 'rows'],
   'min-number': ({ attribute }) => [`SELECT min(${columns([attribute])}) FROM $t`, 'pluck'],
   'min-string': ({ attribute }) => [`SELECT min(${columns([attribute])}) FROM $t`, 'pluck'],
   'max-number': ({ attribute }) => [`SELECT max(${columns([attribute])}) FROM $t`, 'pluck'],
   'max-string': ({ attribute }) => [`SELECT max(${columns([attribute])}) FROM $t`, 'pluck'],
-  'sort-number': ({ attribute }) => [`SELECT ${columns([attribute])} FROM $t ORDER BY 1`, 'pluck'],
-  'sort-string': ({ attribute }) => [`SELECT ${columns([attribute])} FROM $t ORDER BY 1`, 'pluck'],
-  'filter-number': ({ attribute }) => [`SELECT ${all('')} FROM $t WHERE ${columns([attribute])} = $1`, 'rows',
-    ({ value }) => [[value]]],
-  'filter-string': ({ attribute }) => [`SELECT ${all('')} FROM $t WHERE ${columns([attribute])} = $1`, 'rows',
-    ({ value }) => [[value]]],
+  'sort-number': sortFirst,
+  'sort-string': sortFirst,
+  'filter-number': filter,
+  'filter-string': filter,
   'extract-doc': () => [`SELECT ${all('')} FROM $t`, 'rows'],
   'extract-key': ({ attribute }) => [`SELECT ${columns([attribute])} FROM $t`, 'pluck'],
   'extract-number': ({ attribute }) => [`SELECT ${columns([attribute])} FROM $t`, 'pluck'],
@@ -125,7 +131,7 @@ export async function runQuery(store, caseName, name, params) {
   switch (shape) {
     case 'pluck': return reader.getRowsJS().map((row) => row[0]);
     case 'pairs': return reader.getRowsJS().map(([value, count]) => [value, toCount(count)]);
-    case 'json': return reader.getRowsJS().map(([text]) => JSON.parse(text));
+    case 'counts': return reader.getRowsJS().map(([count]) => toCount(count));
     default: return reader.getRowObjectsJS();
   }
 }

@@ -1,7 +1,7 @@
 // The queries suite over plain arrays: a collection is an array of frozen documents (its position is the record
 // identifier join-id joins on), with a Map per indexed field (value1 to value4 and _key, each unique in the
 // suite's data, so an index maps a value to its position). Each case is the plain loop a database would run.
-import { byValue } from '../../workloads/queries/cases.js';
+import { MERGED_FIELD, byValue } from '../../workloads/queries/cases.js';
 
 const INDEXED = ['_key', 'value1', 'value2', 'value3', 'value4'];
 
@@ -49,6 +49,8 @@ function lookupIn(collection, { attribute, values }) {
 }
 
 const project = ({ documents }, attribute) => documents.map((doc) => doc[attribute]);
+const merge = ({ documents }, { attribute }) => documents.map((doc) => ({ ...doc, [MERGED_FIELD]: doc[attribute] }));
+const filter = ({ documents }, { attribute, value }) => documents.filter((doc) => doc[attribute] === value).map((doc) => doc[attribute]);
 const extreme = (collection, attribute, sign) => {
   const values = project(collection, attribute);
   return values.length === 0 ? [] : [values.reduce((best, value) => (byValue(value, best) * sign < 0 ? value : best))];
@@ -59,22 +61,24 @@ export const CASES = {
   'collect-string': (c, { attribute }) => [...groups(c.documents, attribute).keys()],
   'collect-count-number': (c, { attribute }) => [...groups(c.documents, attribute)],
   'collect-count-string': (c, { attribute }) => [...groups(c.documents, attribute)],
+  // The index maps each (unique) value to its one document: the subquery finds one document or none.
   subquery: (c, { attribute }) => {
     const lookup = index(c, attribute);
-    return c.documents.map((doc) => [doc._key, lookup.has(doc[attribute]) ? 1 : 0]);
+    return c.documents.map((doc) => (lookup.has(doc[attribute]) ? 1 : 0));
   },
   concat: (c, { attribute }) => c.documents.map((doc) => `${doc._key}-${doc[attribute]}`),
-  merge: (c, { object }) => c.documents.map((doc) => ({ ...doc, ...object })),
+  'merge-number': merge,
+  'merge-string': merge,
   keep: (c, { attributes }) => c.documents.map((doc) => Object.fromEntries(attributes.map((name) => [name, doc[name]]))),
   unset: (c, { attributes }) => c.documents.map((doc) => Object.fromEntries(Object.entries(doc).filter(([name]) => !attributes.includes(name)))),
   'min-number': (c, { attribute }) => extreme(c, attribute, 1),
   'min-string': (c, { attribute }) => extreme(c, attribute, 1),
   'max-number': (c, { attribute }) => extreme(c, attribute, -1),
   'max-string': (c, { attribute }) => extreme(c, attribute, -1),
-  'sort-number': (c, { attribute }) => project(c, attribute).sort((a, b) => a - b),
-  'sort-string': (c, { attribute }) => project(c, attribute).sort(byValue),
-  'filter-number': (c, { attribute, value }) => c.documents.filter((doc) => doc[attribute] === value),
-  'filter-string': (c, { attribute, value }) => c.documents.filter((doc) => doc[attribute] === value),
+  'sort-number': (c, { attribute }) => project(c, attribute).sort((a, b) => a - b).slice(0, 1),
+  'sort-string': (c, { attribute }) => project(c, attribute).sort(byValue).slice(0, 1),
+  'filter-number': filter,
+  'filter-string': filter,
   'extract-doc': (c) => [...c.documents],
   'extract-key': (c, { attribute }) => project(c, attribute),
   'extract-number': (c, { attribute }) => project(c, attribute),

@@ -5,6 +5,7 @@
 // and the collections have none. What the adapter lends, `store`:
 //   collection(name)   the driver's collection of the query collection `name` (`q_<name>`, checked)
 //   create(name)       creates that collection
+import { MERGED_FIELD } from '../../workloads/queries/cases.js';
 import { fromStored, toStored } from './documents.js';
 import { LABEL } from './namespace.js';
 import { cursorOptions } from './social.js';
@@ -39,14 +40,17 @@ const collectCount = ({ attribute }) => aggregate([{ $group: { _id: `$${field(at
   (rows) => rows.map((row) => [row._id, row.count]));
 const extreme = (accumulator) => ({ attribute }) => aggregate(
   [{ $group: { _id: null, value: { [accumulator]: `$${field(attribute)}` } } }], valueOf('value'));
-// The values alone are sorted (not whole documents), within the sort's memory limit; disk use is allowed beyond.
-const sorted = ({ attribute }) => ({
-  ...aggregate([{ $project: { _id: 0, value: `$${field(attribute)}` } }, { $sort: { value: 1 } }], valueOf('value')),
-  options: { allowDiskUse: true },
-});
-const filter = ({ attribute, value }) => find({ [field(attribute)]: value });
-const extract = ({ attribute }) => find({}, field(attribute) === '_id' ? { _id: 1 } : { _id: 0, [field(attribute)]: 1 },
-  valueOf(field(attribute)));
+// The projection of one stored field alone (`_id` comes unless excluded).
+const only = (name) => (name === '_id' ? { _id: 1 } : { _id: 0, [name]: 1 });
+// Sorted by the field, the first kept: a find with sort and limit 1, which the server runs as a top-1 sort.
+const sortFirst = ({ attribute }) => {
+  const name = field(attribute);
+  return { find: {}, options: { projection: only(name), sort: { [name]: 1 }, limit: 1 }, rows: valueOf(name) };
+};
+const filter = ({ attribute, value }) => find({ [field(attribute)]: value }, only(field(attribute)), valueOf(field(attribute)));
+const extract = ({ attribute }) => find({}, only(field(attribute)), valueOf(field(attribute)));
+// The document with the merged field added: its own value of the attribute.
+const merge = ({ attribute }) => aggregate([{ $addFields: { [MERGED_FIELD]: `$${field(attribute)}` } }], documents);
 // The documents of `collection` whose `attribute` equals the current document's, looked up in the index on that
 // attribute, each with no field but `_id` (localField and foreignField with a pipeline: MongoDB 5.0 and later).
 const sameValue = (collection, attribute, as) => ({ $lookup: {
@@ -69,20 +73,26 @@ export const CASES = Object.freeze({
   // For each document, the documents of its value1 through the value1 index, counted.
   subquery: ({ attribute }, collection) => aggregate([
     sameValue(collection, field(attribute), 'same'),
-    { $project: { _id: 1, count: { $size: '$same' } } },
-  ], (rows) => rows.map((row) => [row._id, row.count])),
+    { $project: { _id: 0, count: { $size: '$same' } } },
+  ], valueOf('count')),
   concat: ({ attribute }) => aggregate(
     [{ $project: { _id: 0, text: { $concat: ['$_id', '-', { $toString: `$${field(attribute)}` }] } } }], valueOf('text')),
-  merge: ({ object }) => aggregate([{ $replaceWith: { $mergeObjects: ['$$ROOT', { $literal: object }] } }], documents),
-  // `_id` comes unless excluded: it is kept only when `_key` is named.
-  keep: ({ attributes }) => find({}, { _id: 0, ...Object.fromEntries(attributes.map((name) => [field(name), 1])) }),
-  unset: ({ attributes }) => find({}, Object.fromEntries(attributes.map((name) => [field(name), 0]))),
+  'merge-number': merge,
+  'merge-string': merge,
+  // Only the named fields: `_id` (the stored `_key`) comes only when named.
+  keep: ({ attributes }) => {
+    const names = attributes.map(field);
+    return find({}, { ...(names.includes('_id') ? {} : { _id: 0 }), ...Object.fromEntries(names.map((name) => [name, 1])) });
+  },
+  // Without `_key` (`_id`), a document is its other fields as stored.
+  unset: ({ attributes }) => find({}, Object.fromEntries(attributes.map((name) => [field(name), 0])),
+    attributes.includes('_key') ? (rows) => rows : documents),
   'min-number': extreme('$min'),
   'min-string': extreme('$min'),
   'max-number': extreme('$max'),
   'max-string': extreme('$max'),
-  'sort-number': sorted,
-  'sort-string': sorted,
+  'sort-number': sortFirst,
+  'sort-string': sortFirst,
   'filter-number': filter,
   'filter-string': filter,
   'extract-doc': () => find({}),

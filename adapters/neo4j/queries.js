@@ -8,6 +8,7 @@
 //   write(query, params)       the same in a write session
 //   names                      the namespace's names (schema.js)
 import neo4j from 'neo4j-driver';
+import { MERGED_FIELD } from '../../workloads/queries/cases.js';
 import { toProperties } from './documents.js';
 import { deleteNodes, dropSchema } from './namespace.js';
 import { quote } from './schema.js';
@@ -75,6 +76,11 @@ const documentsWhere = (condition) => `MATCH (d:$L) WHERE ${condition} RETURN ${
 const join = (condition) => `MATCH (d:$L) MATCH (c2:$L) WHERE ${condition} RETURN ${DOCUMENT}`;
 const projection = (names) => `d {${names.map((name) => `.${field(name)}`).join(', ')}}`;
 
+const merge = ({ attribute }) => [`MATCH (d:$L) RETURN d {.*, ${quote(MERGED_FIELD)}: d.${field(attribute)}}`, 'value'];
+const sortFirst = ({ attribute }) => [`MATCH (d:$L) RETURN d.${field(attribute)} AS v ORDER BY v LIMIT 1`, 'value'];
+const filter = (attribute, value) => [
+  `MATCH (d:$L) WHERE d.${field(attribute)} = $value RETURN d.${field(attribute)}`, 'value', { value }];
+
 // Each case: the query (with `$L` for the label), how its records are read (`value`: the first column; `pair`:
 // the first two columns), and its parameters.
 const CASES = {
@@ -85,15 +91,12 @@ const CASES = {
   // A COUNT subquery per document, an index seek on the same label.
   subquery: ({ attribute }) => {
     const f = field(attribute);
-    return [`MATCH (d:$L) RETURN d._key, COUNT { MATCH (s:$L) WHERE s.${f} = d.${f} }`, 'pair'];
+    return [`MATCH (d:$L) RETURN COUNT { MATCH (s:$L) WHERE s.${f} = d.${f} }`, 'value'];
   },
   concat: ({ attribute }) => [`MATCH (d:$L) RETURN d._key + '-' + toString(d.${field(attribute)})`, 'value'],
-  // Cypher has no function merging two maps (APOC's is a plugin): the object's fields are written into the map
-  // projection by name, their values bound.
-  merge: ({ object }) => {
-    const added = Object.keys(object).map((name) => `${quote(checkedName(name))}: $object.${quote(name)}`);
-    return [`MATCH (d:$L) RETURN d {.*, ${added.join(', ')}}`, 'value', { object: toProperties(object) }];
-  },
+  // The map projection of every property with the merged one added.
+  'merge-number': merge,
+  'merge-string': merge,
   keep: ({ attributes }) => [`MATCH (d:$L) RETURN ${projection(attributes)}`, 'value'],
   unset: ({ attributes }) => [
     `MATCH (d:$L) RETURN ${projection(FIELDS.filter((name) => !attributes.includes(name)))}`, 'value'],
@@ -101,11 +104,10 @@ const CASES = {
   'min-string': ({ attribute }) => [`MATCH (d:$L) RETURN min(d.${field(attribute)})`, 'value'],
   'max-number': ({ attribute }) => [`MATCH (d:$L) RETURN max(d.${field(attribute)})`, 'value'],
   'max-string': ({ attribute }) => [`MATCH (d:$L) RETURN max(d.${field(attribute)})`, 'value'],
-  'sort-number': ({ attribute }) => [`MATCH (d:$L) RETURN d.${field(attribute)} AS v ORDER BY v`, 'value'],
-  'sort-string': ({ attribute }) => [`MATCH (d:$L) RETURN d.${field(attribute)} AS v ORDER BY v`, 'value'],
-  'filter-number': ({ attribute, value }) => [
-    documentsWhere(`d.${field(attribute)} = $value`), 'value', { value: toValue(value) }],
-  'filter-string': ({ attribute, value }) => [documentsWhere(`d.${field(attribute)} = $value`), 'value', { value }],
+  'sort-number': sortFirst,
+  'sort-string': sortFirst,
+  'filter-number': ({ attribute, value }) => filter(attribute, toValue(value)),
+  'filter-string': ({ attribute, value }) => filter(attribute, value),
   'extract-doc': () => [`MATCH (d:$L) RETURN ${DOCUMENT}`, 'value'],
   'extract-key': ({ attribute }) => [`MATCH (d:$L) RETURN d.${field(attribute)}`, 'value'],
   'extract-number': ({ attribute }) => [`MATCH (d:$L) RETURN d.${field(attribute)}`, 'value'],
@@ -119,12 +121,6 @@ const CASES = {
       documentsWhere(`d.${field(attribute)} IN $values`), 'value', { values: values.map(toValue) }]],
   ])),
 };
-
-// A merged field's name is written into the projection: letters, digits and `_` only.
-function checkedName(name) {
-  if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return name;
-  throw new Error(`neo4j: cannot merge a field named ${JSON.stringify(name)}`);
-}
 
 export const CASE_NAMES = Object.keys(CASES);
 

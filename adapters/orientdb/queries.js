@@ -10,6 +10,7 @@
 //   script(sql, params)         statements run in order
 //   withSession(work)           work(session) on a session of the pool
 //   sessions                    how many sessions a bulk load may use at once
+import { MERGED_FIELD } from '../../workloads/queries/cases.js';
 import { split } from '../bulk-load.js';
 import { tempClass } from './schema.js';
 
@@ -82,6 +83,11 @@ const DOCUMENT = '@this:{*} AS doc';
 // unique in the suite's data, so that is one row per match, as a join answers.
 const join = (attribute) => `SELECT ${DOCUMENT} FROM $C WHERE ${attribute} IN (SELECT ${attribute} FROM $C)`;
 
+const merge = (s, { attribute }) => [`SELECT ${FIELDS.join(', ')}, ${field(s, attribute)} AS ${MERGED_FIELD} FROM $C`, 'row'];
+const sortFirst = (s, { attribute }) => [`SELECT ${field(s, attribute)} AS v FROM $C ORDER BY v LIMIT 1`, 'value'];
+const filter = (s, { attribute, value }) => [
+  `SELECT ${field(s, attribute)} AS v FROM $C WHERE ${field(s, attribute)} = :value`, 'value', { value }];
+
 // Each case: the statement (with `$C` for the class), how its rows are read (`value`: the one column `v`;
 // `doc`: the column `doc`; `pair`: `v` and `count`; `row`: the row itself), and its parameters.
 const CASES = {
@@ -92,11 +98,9 @@ const CASES = {
   'collect-count-string': (s, { attribute }) => [
     `SELECT ${field(s, attribute)} AS v, count(*) AS count FROM $C GROUP BY ${attribute}`, 'pair'],
   concat: (s, { attribute }) => [`SELECT _key + '-' + ${field(s, attribute)} AS v FROM $C`, 'value'],
-  merge: (s, { object }) => {
-    const added = Object.keys(object).map((name, i) => `:m${i} AS ${checkedName(s, name)}`);
-    return [`SELECT ${FIELDS.join(', ')}, ${added.join(', ')} FROM $C`, 'row',
-      Object.fromEntries(Object.values(object).map((value, i) => [`m${i}`, value]))];
-  },
+  // The record's fields, and the merged field as one more projection of its own value.
+  'merge-number': merge,
+  'merge-string': merge,
   keep: (s, { attributes }) => [`SELECT ${attributes.map((name) => field(s, name)).join(', ')} FROM $C`, 'row'],
   unset: (s, { attributes }) => [
     `SELECT @this:{${attributes.map((name) => `!${field(s, name)}`).join(', ')}} AS doc FROM $C`, 'doc'],
@@ -104,12 +108,10 @@ const CASES = {
   'min-string': (s, { attribute }) => [`SELECT min(${field(s, attribute)}) AS v FROM $C`, 'value'],
   'max-number': (s, { attribute }) => [`SELECT max(${field(s, attribute)}) AS v FROM $C`, 'value'],
   'max-string': (s, { attribute }) => [`SELECT max(${field(s, attribute)}) AS v FROM $C`, 'value'],
-  'sort-number': (s, { attribute }) => [`SELECT ${field(s, attribute)} AS v FROM $C ORDER BY v`, 'value'],
-  'sort-string': (s, { attribute }) => [`SELECT ${field(s, attribute)} AS v FROM $C ORDER BY v`, 'value'],
-  'filter-number': (s, { attribute, value }) => [
-    `SELECT ${DOCUMENT} FROM $C WHERE ${field(s, attribute)} = :value`, 'doc', { value }],
-  'filter-string': (s, { attribute, value }) => [
-    `SELECT ${DOCUMENT} FROM $C WHERE ${field(s, attribute)} = :value`, 'doc', { value }],
+  'sort-number': sortFirst,
+  'sort-string': sortFirst,
+  'filter-number': filter,
+  'filter-string': filter,
   'extract-doc': () => [`SELECT ${DOCUMENT} FROM $C`, 'doc'],
   'extract-key': (s, { attribute }) => [`SELECT ${field(s, attribute)} AS v FROM $C`, 'value'],
   'extract-number': (s, { attribute }) => [`SELECT ${field(s, attribute)} AS v FROM $C`, 'value'],
@@ -124,12 +126,6 @@ const CASES = {
       `SELECT ${DOCUMENT} FROM $C WHERE ${field(s, attribute)} IN :values`, 'doc', { values }]],
   ])),
 };
-
-// A merged field's name is written into the projection: letters, digits and `_` only.
-function checkedName(store, name) {
-  if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return name;
-  throw new Error(`${store.label}: cannot merge a field named ${JSON.stringify(name)}`);
-}
 
 export const CASE_NAMES = Object.keys(CASES);
 

@@ -17,6 +17,7 @@
 //   run(config)                        the same of a case's statement, through the selected driver
 //   transaction(work)                  work(client) in one transaction, on one connection of the pool
 //   copy(table, columns, docs, line)   a batch streamed into the table by COPY (one line per document)
+import { MERGED_FIELD } from '../../workloads/queries/cases.js';
 import { INDEXES } from '../../workloads/queries/data.js';
 import { copyLine } from './copy.js';
 import { quote } from './schema.js';
@@ -66,6 +67,15 @@ export const documentQueries = {
   unset: ({ attributes }) => ({ sql: 'SELECT t.doc - $1::text[] FROM $t AS t', rows: 'values', values: [attributes] }),
 };
 
+const merge = (m, { attribute }) => ({
+  sql: `SELECT ${m.json('t')} || jsonb_build_object('${MERGED_FIELD}', ${m.field('t', attribute)}) FROM $t AS t`,
+  rows: 'values',
+});
+const sortFirst = (m, { attribute }) => ({ sql: `SELECT ${m.field('t', attribute)} FROM $t AS t ORDER BY 1 LIMIT 1`, rows: 'values' });
+const filter = (m, attribute, parameter, value) => ({
+  sql: `SELECT ${m.field('t', attribute)} FROM $t AS t WHERE ${m.field('t', attribute)} = ${parameter}`, rows: 'values', values: [value],
+});
+
 // Each case: the statement (`$t` is the collection), how its rows are read (`values`: the first column of each
 // row; `pairs`: both columns as an array; `objects`: each row as an object named by its columns) and its values.
 const CASES = {
@@ -75,23 +85,24 @@ const CASES = {
   'collect-count-string': (m, { attribute }) => ({ sql: `SELECT ${m.field('t', attribute)}, count(*)::integer FROM $t AS t GROUP BY 1`, rows: 'pairs' }),
   // A correlated subquery, run per document through the index on the attribute.
   subquery: (m, { attribute }) => ({
-    sql: `SELECT c._key, (SELECT count(*)::integer FROM $t AS s WHERE ${m.field('s', attribute)} = ${m.field('c', attribute)})
+    sql: `SELECT (SELECT count(*)::integer FROM $t AS s WHERE ${m.field('s', attribute)} = ${m.field('c', attribute)})
           FROM $t AS c`,
-    rows: 'pairs',
+    rows: 'values',
   }),
   concat: (m, { attribute }) => ({ sql: `SELECT t._key || '-' || ${m.field('t', attribute)} FROM $t AS t`, rows: 'values' }),
-  // jsonb's || adds the constant object's fields to each document, in the server.
-  merge: (m, { object }) => ({ sql: `SELECT ${m.json('t')} || $1::jsonb FROM $t AS t`, rows: 'values', values: [object] }),
+  // jsonb's || adds the document's own field under the merged name, in the server.
+  'merge-number': merge,
+  'merge-string': merge,
   keep: (m, { attributes }) => ({ sql: `SELECT ${fieldList(m, 't', attributes)} FROM $t AS t`, rows: 'objects' }),
   unset: (m, params) => m.unset(params),
   'min-number': (m, { attribute }) => ({ sql: `SELECT min(${m.field('t', attribute)}) FROM $t AS t`, rows: 'values' }),
   'min-string': (m, { attribute }) => ({ sql: `SELECT min(${m.field('t', attribute)}) FROM $t AS t`, rows: 'values' }),
   'max-number': (m, { attribute }) => ({ sql: `SELECT max(${m.field('t', attribute)}) FROM $t AS t`, rows: 'values' }),
   'max-string': (m, { attribute }) => ({ sql: `SELECT max(${m.field('t', attribute)}) FROM $t AS t`, rows: 'values' }),
-  'sort-number': (m, { attribute }) => ({ sql: `SELECT ${m.field('t', attribute)} FROM $t AS t ORDER BY 1`, rows: 'values' }),
-  'sort-string': (m, { attribute }) => ({ sql: `SELECT ${m.field('t', attribute)} FROM $t AS t ORDER BY 1`, rows: 'values' }),
-  'filter-number': (m, { attribute, value }) => documents(m, 't', `FROM $t AS t WHERE ${m.field('t', attribute)} = $1::integer`, [value]),
-  'filter-string': (m, { attribute, value }) => documents(m, 't', `FROM $t AS t WHERE ${m.field('t', attribute)} = $1::text`, [value]),
+  'sort-number': sortFirst,
+  'sort-string': sortFirst,
+  'filter-number': (m, { attribute, value }) => filter(m, attribute, '$1::integer', value),
+  'filter-string': (m, { attribute, value }) => filter(m, attribute, '$1::text', value),
   'extract-doc': (m) => documents(m, 't', 'FROM $t AS t'),
   'extract-key': (m, { attribute }) => ({ sql: `SELECT ${m.field('t', attribute)} FROM $t AS t`, rows: 'values' }),
   'extract-number': (m, { attribute }) => ({ sql: `SELECT ${m.field('t', attribute)} FROM $t AS t`, rows: 'values' }),

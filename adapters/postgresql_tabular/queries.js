@@ -1,7 +1,7 @@
 // The tabular model of the queries suite (the cases are ../postgresql/queries.js): one typed column per field,
 // integer for value1, value3, value5 and value7, text COLLATE "C" for the others, every one NOT NULL (every
-// document has every field). A document is its columns, read as a row named by them; merge builds the
-// document's jsonb from the row (to_jsonb) to add the constant object's fields.
+// document has every field). A document is its columns, read as a row named by them; merge-number and
+// merge-string build the document's jsonb from the row (to_jsonb) to add the merged field.
 import { copyLine } from '../postgresql/copy.js';
 import { FIELDS, fieldList, isNumber, knownField } from '../postgresql/queries.js';
 import { quote } from '../postgresql/schema.js';

@@ -6,6 +6,7 @@
 //   exec(sql)        runs statements that return nothing
 //   bulk(work)       runs work() in one transaction
 //   table(name)      the collection's table name, checked
+import { MERGED_FIELD } from '../../workloads/queries/cases.js';
 import { assertIdentifier } from './schema.js';
 
 const FIELDS = ['_key', 'value1', 'value2', 'value3', 'value4', 'value5', 'value6', 'value7', 'value8'];
@@ -48,30 +49,39 @@ export function dropCollection(store, name) {
   store.exec(`DROP TABLE IF EXISTS ${store.table(name)}`);
 }
 
-// Each case: the statement, and how its rows are read (`rows`: objects; `pluck`: the first column; `raw`: arrays).
+const merge = ({ attribute }) => [`SELECT ${all('')}, ${columns([attribute])} AS ${MERGED_FIELD} FROM $t`, 'rows'];
+const sortFirst = ({ attribute }) => [`SELECT ${columns([attribute])} FROM $t ORDER BY 1 LIMIT 1`, 'pluck'];
+const filter = ({ attribute, value }) => {
+  const field = columns([attribute]);
+  return [`SELECT ${field} FROM $t WHERE ${field} = ?`, 'pluck', () => [value]];
+};
+
+// Each case: the statement, how its rows are read (`rows`: objects; `pluck`: the first column; `raw`: arrays) and
+// its bound values.
 const CASES = {
   'collect-number': ({ attribute }) => [`SELECT ${columns([attribute])} FROM $t GROUP BY 1`, 'pluck'],
   'collect-string': ({ attribute }) => [`SELECT ${columns([attribute])} FROM $t GROUP BY 1`, 'pluck'],
   'collect-count-number': ({ attribute }) => [`SELECT ${columns([attribute])}, count(*) FROM $t GROUP BY 1`, 'raw'],
   'collect-count-string': ({ attribute }) => [`SELECT ${columns([attribute])}, count(*) FROM $t GROUP BY 1`, 'raw'],
+  // For each document, the count of the documents with its value: a correlated subquery through the index.
   subquery: ({ attribute }) => {
     const field = columns([attribute]);
-    return [`SELECT c._key, (SELECT count(*) FROM $t AS s WHERE s.${field} = c.${field}) FROM $t AS c`, 'raw'];
+    return [`SELECT (SELECT count(*) FROM $t AS s WHERE s.${field} = c.${field}) FROM $t AS c`, 'pluck'];
   },
   concat: ({ attribute }) => [`SELECT _key || '-' || ${columns([attribute])} FROM $t`, 'pluck'],
-  // json_patch merges the constant object (bound as JSON text) into each document, inside SQLite.
-  merge: () => [`SELECT json_patch(json_object(${FIELDS.map((f) => `'${f}', ${f}`).join(', ')}), json(?)) FROM $t`, 'json',
-    ({ object }) => [JSON.stringify(object)]],
+  // A row is the document: merging in one field of its own is one more column, named after that field.
+  'merge-number': merge,
+  'merge-string': merge,
   keep: ({ attributes }) => [`SELECT ${columns(attributes)} FROM $t`, 'rows'],
   unset: ({ attributes }) => [`SELECT ${columns(FIELDS.filter((f) => !attributes.includes(f)))} FROM $t`, 'rows'],
   'min-number': ({ attribute }) => [`SELECT min(${columns([attribute])}) FROM $t`, 'pluck'],
   'min-string': ({ attribute }) => [`SELECT min(${columns([attribute])}) FROM $t`, 'pluck'],
   'max-number': ({ attribute }) => [`SELECT max(${columns([attribute])}) FROM $t`, 'pluck'],
   'max-string': ({ attribute }) => [`SELECT max(${columns([attribute])}) FROM $t`, 'pluck'],
-  'sort-number': ({ attribute }) => [`SELECT ${columns([attribute])} FROM $t ORDER BY 1`, 'pluck'],
-  'sort-string': ({ attribute }) => [`SELECT ${columns([attribute])} FROM $t ORDER BY 1`, 'pluck'],
-  'filter-number': ({ attribute }) => [`SELECT ${all('')} FROM $t WHERE ${columns([attribute])} = ?`, 'rows', ({ value }) => [value]],
-  'filter-string': ({ attribute }) => [`SELECT ${all('')} FROM $t WHERE ${columns([attribute])} = ?`, 'rows', ({ value }) => [value]],
+  'sort-number': sortFirst,
+  'sort-string': sortFirst,
+  'filter-number': filter,
+  'filter-string': filter,
   'extract-doc': () => [`SELECT ${all('')} FROM $t`, 'rows'],
   'extract-key': ({ attribute }) => [`SELECT ${columns([attribute])} FROM $t`, 'pluck'],
   'extract-number': ({ attribute }) => [`SELECT ${columns([attribute])} FROM $t`, 'pluck'],
@@ -99,7 +109,6 @@ export function runQuery(store, caseName, name, params) {
   switch (shape) {
     case 'pluck': return statement.pluck().all(...args);
     case 'raw': return statement.raw().all(...args);
-    case 'json': return statement.pluck().all(...args).map((text) => JSON.parse(text));
     default: return statement.all(...args);
   }
 }

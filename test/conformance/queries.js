@@ -1,4 +1,4 @@
-// Conformance cases of the queries suite: a collection of 1,000 generated documents loaded through the adapter's
+// Conformance cases of the queries suite: a collection of 1,000 generated documents (10 groups) loaded through the adapter's
 // bulk path in two batches, counted, indexed; every supported case answered and checked against the reference
 // (the same check a run makes); a leftover collection replaced by a second load; the collection dropped.
 // suite.js includes them; it passes in its helpers.
@@ -14,8 +14,8 @@ export const QUERY_METHODS = ['createQueryCollection', 'importQueryDocuments', '
 
 async function load(adapter, count) {
   await adapter.createQueryCollection(COLLECTION);
-  await adapter.importQueryDocuments(COLLECTION, queryDocuments(0, count / 2));
-  await adapter.importQueryDocuments(COLLECTION, queryDocuments(count / 2, count));
+  await adapter.importQueryDocuments(COLLECTION, queryDocuments(0, count / 2, count));
+  await adapter.importQueryDocuments(COLLECTION, queryDocuments(count / 2, count, count));
   await adapter.indexQueryCollection(COLLECTION);
 }
 

@@ -49,12 +49,12 @@ describe('couchdb queries suite: the requests', () => {
     }
   });
 
-  test('collect groups the counting view; min and max read one row of a sorted view from either end', () => {
+  test('collect groups the counting view; min and max read one row of a sorted view from either end, a sort its first', () => {
     assert.deepEqual(built['collect-count-string'].params, { group: true });
     assert.equal(built['collect-number'].view, 'value7');
     assert.deepEqual(built['min-string'].params, { limit: 1, descending: false });
     assert.deepEqual(built['max-number'].params, { limit: 1, descending: true });
-    assert.deepEqual(built['sort-string'].params, {});
+    assert.deepEqual([built['sort-string'].view, built['sort-string'].params], ['value6', { limit: 1 }]);
   });
 
   test('every Mango query asks for every match (CouchDB answers 25 by default) and projects stored names only', () => {
@@ -65,9 +65,10 @@ describe('couchdb queries suite: the requests', () => {
       assert.ok(built[name].body.limit >= 2 ** 31 - 1, name);
       for (const field of built[name].body.fields ?? []) assert.match(field, /^(_id|value[1-8])$/, name);
     }
-    assert.deepEqual(built.keep.body.fields, ['_id', 'value1', 'value2']);
-    assert.deepEqual(built.unset.body.fields, ['_id', 'value3', 'value4', 'value5', 'value6', 'value7', 'value8']);
+    assert.deepEqual(built.keep.body.fields, ['_id']);
+    assert.deepEqual(built.unset.body.fields, ['value1', 'value2', 'value3', 'value4', 'value5', 'value6', 'value7', 'value8']);
     assert.deepEqual(built['filter-string'].body.selector, { value6: 'test333' });
+    assert.deepEqual(built['filter-string'].body.fields, ['value6'], 'the filtered attribute only');
   });
 
   test('an attribute outside the documents is refused', () => {
@@ -119,11 +120,14 @@ describe('couchdb queries suite: runQuery', () => {
     assert.deepEqual((await run('collect-string', answer)).rows, ['test3']);
     assert.deepEqual((await run('collect-count-string', answer)).rows, [['test3', 10]]);
     const { call } = await run('sort-number', { rows: [] });
-    assert.deepEqual(call.args, ['aggregates', 'value5', {}]);
+    assert.deepEqual(call.args, ['aggregates', 'value5', { limit: 1 }]);
   });
 
-  test('extract-* reads the one projected field', async () => {
+  test('extract-* and filter-* read the one projected field; keep the _id as _key; unset the fields as stored', async () => {
     assert.deepEqual((await run('extract-key', { docs: [{ _id: 'test1' }] })).rows, ['test1']);
     assert.deepEqual((await run('extract-number', { docs: [{ value1: 1 }] })).rows, [1]);
+    assert.deepEqual((await run('filter-number', { docs: [{ value5: 333 }] })).rows, [333]);
+    assert.deepEqual((await run('keep', { docs: [{ _id: 'test1' }] })).rows, [{ _key: 'test1' }]);
+    assert.deepEqual((await run('unset', { docs: [{ value1: 1, value8: 'test1' }] })).rows, [{ value1: 1, value8: 'test1' }], 'no _key added');
   });
 });

@@ -55,30 +55,33 @@ describe('mongodb queries suite: the commands', () => {
     assert.equal(lookup.$lookup.from, COLLECTION);
     assert.equal(lookup.$lookup.localField, 'value1');
     assert.equal(lookup.$lookup.foreignField, 'value1');
-    assert.deepEqual(project, { $project: { _id: 1, count: { $size: `$${lookup.$lookup.as}` } } });
+    assert.deepEqual(project, { $project: { _id: 0, count: { $size: `$${lookup.$lookup.as}` } } });
   });
 
   test('a projection names only stored fields, so no other field reaches a returned document', () => {
-    for (const name of ['keep', 'unset', 'extract-key', 'extract-number', 'extract-string']) {
+    for (const name of ['keep', 'unset', 'sort-number', 'sort-string', 'filter-number', 'filter-string', 'extract-key', 'extract-number', 'extract-string']) {
       const { projection } = built[name].options;
       for (const fieldName of Object.keys(projection)) assert.ok(STORED_FIELDS.includes(fieldName), `${name}: ${fieldName}`);
     }
-    assert.deepEqual(built.keep.options.projection, { _id: 1, value1: 1, value2: 1 });
-    assert.deepEqual(built.unset.options.projection, { value1: 0, value2: 0 });
+    assert.deepEqual(built.keep.options.projection, { _id: 1 }, 'the _key alone');
+    assert.deepEqual(built.unset.options.projection, { _id: 0 }, 'all but the _key');
     assert.deepEqual(caseRequest('keep', COLLECTION, { attributes: ['value1'] }).options.projection, { _id: 0, value1: 1 },
       'without _key, _id is excluded');
+    assert.deepEqual(built['filter-number'].find, { value5: 333 });
+    assert.deepEqual(built['filter-number'].options.projection, { _id: 0, value5: 1 }, 'the filtered attribute only');
   });
 
-  test('the merge object is a literal, never read as expressions', () => {
-    const [{ $replaceWith: replaced }] = built.merge.aggregate;
-    assert.deepEqual(replaced, { $mergeObjects: ['$$ROOT', { $literal: built.merge.params.object }] });
+  test('merge adds testValue from the document\'s own field, never a constant', () => {
+    assert.deepEqual(built['merge-number'].aggregate, [{ $addFields: { testValue: '$value5' } }]);
+    assert.deepEqual(built['merge-string'].aggregate, [{ $addFields: { testValue: '$value6' } }]);
   });
 
-  test('sorting sorts the projected values ascending and may spill to disk; no command names a collation', () => {
+  test('a sort is a find sorted ascending on the field with a limit of 1; no command names a collation', () => {
     for (const name of ['sort-number', 'sort-string']) {
-      const { aggregate, options, params } = built[name];
-      assert.deepEqual(aggregate, [{ $project: { _id: 0, value: `$${params.attribute}` } }, { $sort: { value: 1 } }]);
-      assert.equal(options.allowDiskUse, true);
+      const { find, options, params } = built[name];
+      assert.deepEqual(find, {});
+      assert.deepEqual(options.sort, { [params.attribute]: 1 });
+      assert.equal(options.limit, 1);
     }
     for (const name of CASE_NAMES) assert.equal(JSON.stringify(built[name]).includes('collation'), false, name);
   });
@@ -127,7 +130,7 @@ describe('mongodb queries suite: runQuery', () => {
 
   test('documents come back with _id as _key and every other field as stored', async () => {
     const stored = [{ _id: 'test7', value1: 7, value2: 'test7' }];
-    for (const name of ['extract-doc', 'filter-number', 'lookup-hash-string', 'join-id', 'merge']) {
+    for (const name of ['extract-doc', 'lookup-hash-string', 'join-id', 'merge-number']) {
       const { answer } = await run(name, stored);
       assert.deepEqual(answer, [{ _key: 'test7', value1: 7, value2: 'test7' }], name);
     }
@@ -135,10 +138,13 @@ describe('mongodb queries suite: runQuery', () => {
 
   test('pairs and bare values are read from the fields the command names', async () => {
     assert.deepEqual((await run('collect-count-number', [{ _id: 3, count: 10 }])).answer, [[3, 10]]);
-    assert.deepEqual((await run('subquery', [{ _id: 'test3', count: 1 }])).answer, [['test3', 1]]);
+    assert.deepEqual((await run('subquery', [{ count: 1 }])).answer, [1]);
+    assert.deepEqual((await run('unset', [{ value1: 3, value2: 'test3' }])).answer, [{ value1: 3, value2: 'test3' }], 'no _key added');
+    assert.deepEqual((await run('keep', [{ _id: 'test3' }])).answer, [{ _key: 'test3' }]);
+    assert.deepEqual((await run('filter-string', [{ value6: 'test333' }])).answer, ['test333']);
     assert.deepEqual((await run('collect-string', [{ _id: 'test3' }])).answer, ['test3']);
     assert.deepEqual((await run('min-string', [{ _id: null, value: 'test0' }])).answer, ['test0']);
-    assert.deepEqual((await run('sort-number', [{ value: 0 }, { value: 1 }])).answer, [0, 1]);
+    assert.deepEqual((await run('sort-number', [{ value5: 0 }])).answer, [0]);
     assert.deepEqual((await run('concat', [{ text: 'test3-3' }])).answer, ['test3-3']);
     assert.deepEqual((await run('extract-key', [{ _id: 'test3' }])).answer, ['test3']);
     assert.deepEqual((await run('extract-string', [{ value2: 'test3' }])).answer, ['test3']);

@@ -7,7 +7,7 @@ import { mock, test } from 'node:test';
 import { ErrorCodes } from '../../core/errors.js';
 import { CASES, byValue, getCase } from '../../workloads/queries/cases.js';
 import { answerProblem, canonicalRow, canonicalRows, digestOf } from '../../workloads/queries/check.js';
-import { GENERATION, INDEXES, parseSizes, queryDocument, queryDocuments } from '../../workloads/queries/data.js';
+import { GENERATION, INDEXES, groupsOf, parseSizes, queryDocument, queryDocuments } from '../../workloads/queries/data.js';
 import { BATCH, loadQueryCollections } from '../../workloads/queries/load.js';
 import suite, { stepKey } from '../../workloads/queries/suite.js';
 import { WORKLOADS, queriesContext } from '../../workloads/queries/workloads.js';
@@ -15,7 +15,7 @@ import { WORKLOADS, queriesContext } from '../../workloads/queries/workloads.js'
 test('the suite declares its identity, flags and defaults, and describes its data', async () => {
   assert.equal(suite.id, 'queries');
   assert.equal(suite.name, 'queries');
-  assert.equal(suite.description, 'the 32 read-only query cases of the AQL shootout on collections of 10k, 100k and 1M documents, one query at a time');
+  assert.equal(suite.description, 'the 33 read-only query cases of the AQL shootout on collections of 10k, 100k and 1M documents, one query at a time');
   assert.equal(suite.workloads, WORKLOADS);
   assert.deepEqual(suite.alwaysRun, []);
   assert.deepEqual(suite.flags, ['size', 'reimport']);
@@ -30,8 +30,8 @@ test('the suite declares its identity, flags and defaults, and describes its dat
   assert.throws(() => suite.configure({ size: '1k', concurrency: [1], clients: 2 }),
     { code: ErrorCodes.USAGE, message: '--clients does not apply to --suite queries: its queries run one at a time, from one client' });
   assert.deepEqual(suite.describeData({ sizes: ['1k', '1M'] }), {
-    id: 'queries-g100', name: 'query shootout documents', groups: 100, generation: GENERATION,
-    sizes: { '1k': 1000, '1M': 1_000_000 }, label: 'generated documents (1k, 1M), 100 groups',
+    id: 'queries-groups-of-100', name: 'query shootout documents', groups: { '1k': 10, '1M': 10_000 }, generation: GENERATION,
+    sizes: { '1k': 1000, '1M': 1_000_000 }, label: 'generated documents (1k, 1M), groups of 100 documents',
   });
   assert.equal(stepKey('concat', '10k'), 'concat 10k');
   const rounds = suite.rounds({ config: { sizes: ['1k'], runs: 2 }, workloads: WORKLOADS.slice(0, 1) });
@@ -61,7 +61,7 @@ test('a workload per case: its query called on the size\'s collection, its rows 
   assert.deepEqual(workload.check(ctx, [params], [right], null, { documents: 1000 }), []);
   const failures = workload.check(ctx, [params], [[]], null, { documents: 1000 });
   assert.deepEqual(failures.map((f) => f.input), ['filter-number on 1000 documents']);
-  assert.match(failures[0].problem, /^0 rows, expected 1; missing row/);
+  assert.match(failures[0].problem, /^0 rows, expected 1; missing row 333$/);
 });
 
 test('each case\'s reference digest is computed once per size, and a case that shares another\'s uses that one\'s', () => {
@@ -122,11 +122,15 @@ test('canonical rows: fields by name at any depth, arrays of documents, values J
   assert.deepEqual(digestOf(['a', 'b']), { rows: 2, sha256: createHash('sha256').update('a\nb\n').digest('hex') });
 });
 
-test('the documents and their indexes as published', () => {
+test('the documents and their indexes as published, n / 100 groups of 100 documents', () => {
+  assert.equal(GENERATION, 2);
   assert.deepEqual(INDEXES, { hash: ['value1', 'value2'], sorted: ['value3', 'value4'] });
-  assert.deepEqual(queryDocuments(98, 101).map((doc) => [doc._key, doc.value7, doc.value8]), [['test98', 98, 'test98'], ['test99', 99, 'test99'], ['test100', 0, 'test0']]);
-  assert.deepEqual(queryDocuments(5, 5), []);
-  assert.deepEqual(queryDocument(7), queryDocuments(7, 8)[0]);
+  assert.deepEqual(queryDocuments(98, 101, 10_000).map((doc) => [doc._key, doc.value7, doc.value8]), [['test98', 98, 'test98'], ['test99', 99, 'test99'], ['test100', 0, 'test0']]);
+  assert.deepEqual(queryDocuments(998, 1001, 100_000).map((doc) => [doc.value7, doc.value8]), [[998, 'test998'], [999, 'test999'], [0, 'test0']]);
+  assert.deepEqual(queryDocuments(9, 11, 1000).map((doc) => doc.value7), [9, 0]);
+  assert.deepEqual(queryDocuments(5, 5, 1000), []);
+  assert.deepEqual(queryDocument(7, 1000), queryDocuments(7, 8, 1000)[0]);
+  assert.deepEqual([groupsOf(1_000_000), groupsOf(200), groupsOf(199), groupsOf(12), groupsOf(0)], [10_000, 2, 1, 1, 1]);
 });
 
 // A store that keeps what the loader sends, and a marker, as an adapter would.
@@ -137,7 +141,9 @@ function madeUpStore({ marker = null, countOff = 0 } = {}) {
     resetNamespace: async () => {},
     writeMarker: async (next) => { store.calls.push(['marker', JSON.parse(JSON.stringify(next))]); store.marker = next; },
     createQueryCollection: async (name) => { store.calls.push(['create', name]); store.collections.set(name, 0); },
+    batches: [],
     importQueryDocuments: async (name, docs) => {
+      store.batches.push(docs);
       store.calls.push(['import', name, docs[0]._key, docs.length]);
       store.collections.set(name, store.collections.get(name) + docs.length);
     },
@@ -174,7 +180,8 @@ test('the loader: batches of 10,000 documents, indexed after, counted; its timin
   assert.ok(Math.abs((entry.documentsPerSec * entry.ms) / 100_000_000 - 1) < 0.05, JSON.stringify(entry));
   assert.equal(result.reused, false);
   assert.equal(result.ms, entry.ms);
-  assert.deepEqual(store.marker, { queries: { values100k: { documents: 100_000, groups: 100, generation: GENERATION } } });
+  assert.deepEqual(store.marker, { queries: { values100k: { documents: 100_000, groups: 1000, generation: GENERATION } } });
+  assert.deepEqual(store.batches[9].at(-1), queryDocument(99_999, 100_000), 'the documents of a collection of that size');
   // A size that does not fill its last batch.
   const small = madeUpStore();
   await load(small, ['1k']);
@@ -182,7 +189,7 @@ test('the loader: batches of 10,000 documents, indexed after, counted; its timin
 });
 
 test('the loader reuses a collection its marker records, says so, and sums the times of those it loaded', async () => {
-  const wanted = { documents: 1000, groups: 100, generation: GENERATION };
+  const wanted = { documents: 1000, groups: 10, generation: GENERATION };
   const store = madeUpStore({ marker: { other: 'kept', queries: { values1k: wanted } } });
   store.collections.set('values1k', 1000);
   const lines = [];
@@ -191,11 +198,11 @@ test('the loader reuses a collection its marker records, says so, and sums the t
   assert.deepEqual(result.collections['1k'], { documents: 1000, reused: true });
   assert.equal(result.reused, false);
   assert.equal(result.ms, result.collections['10k'].ms);
-  assert.deepEqual(store.marker, { other: 'kept', queries: { values1k: wanted, values10k: { ...wanted, documents: 10_000 } } });
+  assert.deepEqual(store.marker, { other: 'kept', queries: { values1k: wanted, values10k: { ...wanted, documents: 10_000, groups: 100 } } });
   const again = await load(store, ['1k', '10k']);
   assert.deepEqual(again, { reused: true, ms: 0, collections: { '1k': { documents: 1000, reused: true }, '10k': { documents: 10_000, reused: true } } });
   // Another generation, groups or count in the marker: loaded again, the marker forgetting it first.
-  for (const stale of [{ ...wanted, generation: GENERATION + 1 }, { ...wanted, groups: 10 }, { ...wanted, documents: 999 }]) {
+  for (const stale of [{ ...wanted, generation: GENERATION - 1 }, { ...wanted, groups: 100 }, { ...wanted, documents: 999 }]) {
     const old = madeUpStore({ marker: { queries: { values1k: stale, values10k: wanted } } });
     old.collections.set('values1k', 1000);
     await load(old, ['1k']);
@@ -217,48 +224,49 @@ test('the loader refuses a collection that stored another count', async () => {
 });
 
 // Every case as workloads/README.md publishes it: the rows it answers, their order, its description (the text a
-// result records) and the parameters the harness sends, at 1,000 documents. A lookup's IN list is given by the
-// type and first values of its 10,000 entries.
+// result records), the script's query and the parameters the harness sends, at 1,000 documents. A lookup's IN list
+// is given by the type and first values of its 10,000 entries.
 const PUBLISHED = [
-  ['collect-number', 'numbers', 'any', 'the distinct values of value7 (a number repeating over 100 groups), each once', { attribute: 'value7' }],
-  ['collect-string', 'strings', 'any', 'the distinct values of value8 (a string repeating over 100 groups), each once', { attribute: 'value8' }],
-  ['collect-count-number', 'pairs', 'any', 'each distinct value of value7 with the number of documents holding it: [value, count]', { attribute: 'value7' }],
-  ['collect-count-string', 'pairs', 'any', 'each distinct value of value8 with the number of documents holding it: [value, count]', { attribute: 'value8' }],
-  ['subquery', 'pairs', 'any', 'for each document, a correlated subquery counting the documents with the same value1: [_key, count]', { attribute: 'value1' }],
-  ['concat', 'strings', 'any', 'for each document, _key, "-" and value5 (a number, written in decimal) concatenated into one string', { attribute: 'value5' }],
-  ['merge', 'documents', 'any', 'each document merged with the constant object {"testValue":"merged","testNumber":1} (its fields added)', { object: { testValue: 'merged', testNumber: 1 } }],
-  ['keep', 'documents', 'any', 'each document reduced to the named fields _key, value1, value2', { attributes: ['_key', 'value1', 'value2'] }],
-  ['unset', 'documents', 'any', 'each document without the named fields value1, value2', { attributes: ['value1', 'value2'] }],
-  ['min-number', 'numbers', 'any', 'the smallest value5 of the collection (not indexed): one row', { attribute: 'value5' }],
-  ['min-string', 'strings', 'any', 'the smallest value6 in code-point order (not indexed): one row', { attribute: 'value6' }],
-  ['max-number', 'numbers', 'any', 'the largest value5 of the collection (not indexed): one row', { attribute: 'value5' }],
-  ['max-string', 'strings', 'any', 'the largest value6 in code-point order (not indexed): one row', { attribute: 'value6' }],
-  ['sort-number', 'numbers', 'ascending', 'value5 of every document, sorted ascending (not indexed)', { attribute: 'value5' }],
-  ['sort-string', 'strings', 'ascending', 'value6 of every document, sorted ascending in code-point order (not indexed)', { attribute: 'value6' }],
-  ['filter-number', 'documents', 'any', 'the documents whose value5 equals 333 (not indexed: a full scan)', { attribute: 'value5', value: 333 }],
-  ['filter-string', 'documents', 'any', 'the documents whose value6 equals "test333" (not indexed: a full scan)', { attribute: 'value6', value: 'test333' }],
-  ['extract-doc', 'documents', 'any', 'every document, unmodified', {}],
-  ['extract-key', 'strings', 'any', 'the _key of every document', { attribute: '_key' }],
-  ['extract-number', 'numbers', 'any', 'value1 (a number) of every document', { attribute: 'value1' }],
-  ['extract-string', 'strings', 'any', 'value2 (a string) of every document', { attribute: 'value2' }],
-  ['join-key', 'documents', 'any', 'the collection joined with itself on _key, each document of the left side once per match (so: every document once)', { attribute: '_key' }],
-  ['join-id', 'documents', 'any', "the collection joined with itself on the database's own record identifier (ArangoDB _id, MongoDB _id, a row id, Neo4j's element id, OrientDB's @rid), the left documents", { attribute: null }],
-  ['join-hash-number', 'documents', 'any', 'the collection joined with itself on value1 (equality index), the left documents', { attribute: 'value1' }],
-  ['join-hash-string', 'documents', 'any', 'the collection joined with itself on value2 (equality index), the left documents', { attribute: 'value2' }],
-  ['join-skiplist-number', 'documents', 'any', 'the collection joined with itself on value3 (sorted index), the left documents', { attribute: 'value3' }],
-  ['join-skiplist-string', 'documents', 'any', 'the collection joined with itself on value4 (sorted index), the left documents', { attribute: 'value4' }],
-  ['lookup-key', 'documents', 'any', 'the documents whose _key is in a list of 10,000 strings (one IN list, the primary key)', { attribute: '_key', values: ['test0', 'test1', 'test2'] }],
-  ['lookup-hash-number', 'documents', 'any', 'the documents whose value1 is in a list of 10,000 numbers (one IN list, an equality index)', { attribute: 'value1', values: [0, 1, 2] }],
-  ['lookup-hash-string', 'documents', 'any', 'the documents whose value2 is in a list of 10,000 strings (one IN list, an equality index)', { attribute: 'value2', values: ['test0', 'test1', 'test2'] }],
-  ['lookup-skiplist-number', 'documents', 'any', 'the documents whose value3 is in a list of 10,000 numbers (one IN list, a sorted index)', { attribute: 'value3', values: [0, 1, 2] }],
-  ['lookup-skiplist-string', 'documents', 'any', 'the documents whose value4 is in a list of 10,000 strings (one IN list, a sorted index)', { attribute: 'value4', values: ['test0', 'test1', 'test2'] }],
+  ['collect-number', 'numbers', 'any', 'the distinct values of value7 (a number repeating over n / 100 groups), each once', 'FOR c IN @@c COLLECT g = c.value7 RETURN g', { attribute: 'value7' }],
+  ['collect-string', 'strings', 'any', 'the distinct values of value8 (a string repeating over n / 100 groups), each once', 'FOR c IN @@c COLLECT g = c.value8 RETURN g', { attribute: 'value8' }],
+  ['collect-count-number', 'pairs', 'any', 'each distinct value of value7 with the number of documents holding it: [value, count]', 'FOR c IN @@c COLLECT g = c.value7 WITH COUNT INTO l RETURN [ g, l ]', { attribute: 'value7' }],
+  ['collect-count-string', 'pairs', 'any', 'each distinct value of value8 with the number of documents holding it: [value, count]', 'FOR c IN @@c COLLECT g = c.value8 WITH COUNT INTO l RETURN [ g, l ]', { attribute: 'value8' }],
+  ['subquery', 'numbers', 'any', 'for each document, a correlated subquery selecting the documents with the same value1 (through its equality index), answering how many it found: one number per document', 'FOR c IN @@c LET sub = (FOR s IN @@c FILTER s.value1 == c.value1 RETURN s) RETURN LENGTH(sub)', { attribute: 'value1' }],
+  ['concat', 'strings', 'any', 'for each document, _key, "-" and value5 (a number, written in decimal) concatenated into one string', "FOR c IN @@c RETURN CONCAT(c._key, '-', c.value5)", { attribute: 'value5' }],
+  ['merge-number', 'documents', 'any', 'each document merged with the object { testValue: its own value5 } (a number): the document with that field added', "FOR c IN @@c RETURN MERGE(c, { 'testValue': c.value5 })", { attribute: 'value5' }],
+  ['merge-string', 'documents', 'any', 'each document merged with the object { testValue: its own value6 } (a string): the document with that field added', "FOR c IN @@c RETURN MERGE(c, { 'testValue': c.value6 })", { attribute: 'value6' }],
+  ['keep', 'documents', 'any', 'each document reduced to the fields _key, _rev and _id: to its _key, the one of them the documents have', "FOR c IN @@c RETURN KEEP(c, '_key', '_rev', '_id')", { attributes: ['_key'] }],
+  ['unset', 'documents', 'any', 'each document without the fields _key, _rev and _id: value1 to value8', "FOR c IN @@c RETURN UNSET(c, '_key', '_rev', '_id')", { attributes: ['_key'] }],
+  ['min-number', 'numbers', 'any', 'the smallest value5 of the collection (not indexed): one row', 'RETURN MIN(FOR c IN @@c RETURN c.value5)', { attribute: 'value5' }],
+  ['min-string', 'strings', 'any', 'the smallest value6 in code-point order (not indexed): one row', 'RETURN MIN(FOR c IN @@c RETURN c.value6)', { attribute: 'value6' }],
+  ['max-number', 'numbers', 'any', 'the largest value5 of the collection (not indexed): one row', 'RETURN MAX(FOR c IN @@c RETURN c.value5)', { attribute: 'value5' }],
+  ['max-string', 'strings', 'any', 'the largest value6 in code-point order (not indexed): one row', 'RETURN MAX(FOR c IN @@c RETURN c.value6)', { attribute: 'value6' }],
+  ['sort-number', 'numbers', 'ascending', 'value5 of every document sorted ascending (not indexed), the first one kept (LIMIT 1): one row', 'FOR c IN @@c SORT c.value5 LIMIT 1 RETURN c.value5', { attribute: 'value5' }],
+  ['sort-string', 'strings', 'ascending', 'value6 of every document sorted ascending in code-point order (not indexed), the first one kept (LIMIT 1): one row', 'FOR c IN @@c SORT c.value6 LIMIT 1 RETURN c.value6', { attribute: 'value6' }],
+  ['filter-number', 'numbers', 'any', 'value5 of the documents whose value5 equals 333 (not indexed: a full scan)', 'FOR c IN @@c FILTER c.value5 == 333 RETURN c.value5', { attribute: 'value5', value: 333 }],
+  ['filter-string', 'strings', 'any', 'value6 of the documents whose value6 equals "test333" (not indexed: a full scan)', 'FOR c IN @@c FILTER c.value6 == "test333" RETURN c.value6', { attribute: 'value6', value: 'test333' }],
+  ['extract-doc', 'documents', 'any', 'every document, unmodified', 'FOR c IN @@c RETURN c', {}],
+  ['extract-key', 'strings', 'any', 'the _key of every document', 'FOR c IN @@c RETURN c._key', { attribute: '_key' }],
+  ['extract-number', 'numbers', 'any', 'value1 (a number) of every document', 'FOR c IN @@c RETURN c.value1', { attribute: 'value1' }],
+  ['extract-string', 'strings', 'any', 'value2 (a string) of every document', 'FOR c IN @@c RETURN c.value2', { attribute: 'value2' }],
+  ['join-key', 'documents', 'any', 'the collection joined with itself on _key, each document of the left side once per match (so: every document once)', 'FOR c1 IN @@c FOR c2 IN @@c FILTER c1._key == c2._key RETURN c1', { attribute: '_key' }],
+  ['join-id', 'documents', 'any', "the collection joined with itself on the database's own record identifier (ArangoDB _id, MongoDB _id, a row id, Neo4j's element id, OrientDB's @rid), the left documents", 'FOR c1 IN @@c FOR c2 IN @@c FILTER c1._id == c2._id RETURN c1', { attribute: null }],
+  ['join-hash-number', 'documents', 'any', 'the collection joined with itself on value1 (equality index), the left documents', 'FOR c1 IN @@c FOR c2 IN @@c FILTER c1.value1 == c2.value1 RETURN c1', { attribute: 'value1' }],
+  ['join-hash-string', 'documents', 'any', 'the collection joined with itself on value2 (equality index), the left documents', 'FOR c1 IN @@c FOR c2 IN @@c FILTER c1.value2 == c2.value2 RETURN c1', { attribute: 'value2' }],
+  ['join-skiplist-number', 'documents', 'any', 'the collection joined with itself on value3 (sorted index), the left documents', 'FOR c1 IN @@c FOR c2 IN @@c FILTER c1.value3 == c2.value3 RETURN c1', { attribute: 'value3' }],
+  ['join-skiplist-string', 'documents', 'any', 'the collection joined with itself on value4 (sorted index), the left documents', 'FOR c1 IN @@c FOR c2 IN @@c FILTER c1.value4 == c2.value4 RETURN c1', { attribute: 'value4' }],
+  ['lookup-key', 'documents', 'any', 'the documents whose _key is in the list of the first 10,000 strings, "test0" to "test9999" (one IN list, the primary key)', 'FOR c IN @@c FILTER c._key IN @keys RETURN c', { attribute: '_key', values: ['test0', 'test1', 'test2'] }],
+  ['lookup-hash-number', 'documents', 'any', 'the documents whose value1 is in the list of the first 10,000 numbers, 0 to 9999 (one IN list, an equality index)', 'FOR c IN @@c FILTER c.value1 IN @keys RETURN c', { attribute: 'value1', values: [0, 1, 2] }],
+  ['lookup-hash-string', 'documents', 'any', 'the documents whose value2 is in the list of the first 10,000 strings, "test0" to "test9999" (one IN list, an equality index)', 'FOR c IN @@c FILTER c.value2 IN @keys RETURN c', { attribute: 'value2', values: ['test0', 'test1', 'test2'] }],
+  ['lookup-skiplist-number', 'documents', 'any', 'the documents whose value3 is in the list of the first 10,000 numbers, 0 to 9999 (one IN list, a sorted index)', 'FOR c IN @@c FILTER c.value3 IN @keys RETURN c', { attribute: 'value3', values: [0, 1, 2] }],
+  ['lookup-skiplist-string', 'documents', 'any', 'the documents whose value4 is in the list of the first 10,000 strings, "test0" to "test9999" (one IN list, a sorted index)', 'FOR c IN @@c FILTER c.value4 IN @keys RETURN c', { attribute: 'value4', values: ['test0', 'test1', 'test2'] }],
 ];
 
 test('every case as published: its rows, their order, its description and the parameters it is sent', () => {
   assert.deepEqual(CASES.map((c) => c.name), PUBLISHED.map(([name]) => name));
-  for (const [name, rows, order, description, params] of PUBLISHED) {
+  for (const [name, rows, order, description, aql, params] of PUBLISHED) {
     const queryCase = getCase(name);
-    assert.deepEqual([queryCase.rows, queryCase.order, queryCase.description], [rows, order, description], name);
+    assert.deepEqual([queryCase.rows, queryCase.order, queryCase.description, queryCase.aql], [rows, order, description, aql], name);
     const sent = queryCase.params(1000);
     if (params.values) {
       assert.equal(sent.values.length, 10_000, name);
@@ -272,15 +280,16 @@ test('every case as published: its rows, their order, its description and the pa
   assert.throws(() => getCase('toString'), { message: 'internal: unknown query case toString' });
 });
 
-test('the references\' edges: code-point order, an empty collection\'s extremes, the sorts of unsorted values', () => {
+test('the references\' edges: code-point order, an empty collection\'s extremes, sorts and filters, a filter past the end', () => {
   assert.deepEqual([byValue('test10', 'test9'), byValue('test9', 'test10'), byValue('test9', 'test9')], [-1, 1, 0]);
   assert.deepEqual([byValue(2, 10), byValue(10, 2), byValue(3, 3)], [-1, 1, 0]);
   for (const name of ['min-number', 'min-string', 'max-number', 'max-string']) assert.deepEqual(getCase(name).reference(0), [], name);
   assert.deepEqual(getCase('min-string').reference(12), ['test0']);
   assert.deepEqual(getCase('max-string').reference(12), ['test9']);
   assert.deepEqual(getCase('max-number').reference(12), [11]);
-  assert.deepEqual(getCase('sort-string').reference(12), ['test0', 'test1', 'test10', 'test11', 'test2', 'test3', 'test4', 'test5', 'test6', 'test7', 'test8', 'test9']);
-  assert.deepEqual(getCase('sort-number').reference(12), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+  for (const name of ['sort-number', 'sort-string', 'filter-number', 'filter-string']) assert.deepEqual(getCase(name).reference(0), [], name);
+  assert.deepEqual(getCase('filter-number').reference(333), [], 'document 333 is the 334th');
+  assert.deepEqual(getCase('filter-number').reference(334), [333]);
 });
 
 test('the check lists three unexpected rows at most even when fewer rows are missing', () => {

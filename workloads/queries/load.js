@@ -4,11 +4,11 @@
 // whose count differs after saying so.
 import { BenchError, ErrorCodes } from '../../core/errors.js';
 import { claimNamespace } from '../../import/import.js';
-import { GENERATION, GROUPS, SIZES, collectionName, queryDocuments } from './data.js';
+import { GENERATION, SIZES, collectionName, groupsOf, queryDocuments } from './data.js';
 
 export const BATCH = 10_000;
 
-const identity = (documents) => ({ documents, groups: GROUPS, generation: GENERATION });
+const identity = (documents) => ({ documents, groups: groupsOf(documents), generation: GENERATION });
 
 function sameIdentity(stored, wanted) {
   return Boolean(stored) && Object.entries(wanted).every(([name, value]) => stored[name] === value);
@@ -26,7 +26,7 @@ async function loadCollection({ adapter, name, documents, progress }) {
   try {
     for (let from = 0; from < documents; from += BATCH) {
       const to = Math.min(documents, from + BATCH);
-      await adapter.importQueryDocuments(name, queryDocuments(from, to));
+      await adapter.importQueryDocuments(name, queryDocuments(from, to, documents));
       bar?.update(to);
     }
   } finally {

@@ -3,7 +3,9 @@
 // connection: one unmeasured warm-up execution, then `--runs` (5) measured ones, one query at a time, each
 // answer checked. A query that stalls (`--stall-timeout`) fails its case; the suite goes on with the next.
 import { usageError } from '../../core/errors.js';
-import { DEFAULT_SIZES, GENERATION, GROUPS, SIZES, collectionName, parseSizes } from './data.js';
+import {
+  DEFAULT_SIZES, DOCUMENTS_PER_GROUP, GENERATION, SIZES, collectionName, groupsOf, parseSizes,
+} from './data.js';
 import { loadQueryCollections } from './load.js';
 import { WORKLOADS, queriesContext } from './workloads.js';
 
@@ -17,7 +19,7 @@ function sizesOf({ size }) {
 export default {
   id: 'queries',
   name: 'queries',
-  description: 'the 32 read-only query cases of the AQL shootout on collections of 10k, 100k and 1M documents, one query at a time',
+  description: 'the 33 read-only query cases of the AQL shootout on collections of 10k, 100k and 1M documents, one query at a time',
   workloads: WORKLOADS,
   alwaysRun: [],
   flags: ['size', 'reimport'],
@@ -30,13 +32,14 @@ export default {
     if (settings.clients > 1) throw usageError('--clients does not apply to --suite queries: its queries run one at a time, from one client');
     return { sizes: sizesOf(settings), concurrency: [1] };
   },
+  // The groups follow the size (n / 100 of 100 documents each), so the id names the group's size.
   describeData: (data) => ({
-    id: `queries-g${GROUPS}`,
+    id: `queries-groups-of-${DOCUMENTS_PER_GROUP}`,
     name: 'query shootout documents',
-    groups: GROUPS,
+    groups: Object.fromEntries(data.sizes.map((size) => [size, groupsOf(SIZES[size])])),
     generation: GENERATION,
     sizes: Object.fromEntries(data.sizes.map((size) => [size, SIZES[size]])),
-    label: `generated documents (${data.sizes.join(', ')}), ${GROUPS} groups`,
+    label: `generated documents (${data.sizes.join(', ')}), groups of ${DOCUMENTS_PER_GROUP} documents`,
   }),
   load: ({ adapter, description, options, data, reimport, progress }) => loadQueryCollections({
     adapter, description, options, sizes: data.sizes, reimport, progress,
