@@ -1,4 +1,5 @@
 import { loadAdapter } from '../adapters/index.js';
+import { formatSize, parseSize } from '../core/terms.js';
 import { usageError } from '../core/errors.js';
 import { defaultCacheDir } from '../core/paths.js';
 import { serverActivity } from '../server/activity.js';
@@ -10,7 +11,8 @@ import { createProgress } from './progress.js';
 
 function describe(state) {
   const java = state.java ? `, Java ${state.java.major ?? '?'} from ${state.java.home}` : '';
-  return `${state.version} on ${state.host}:${state.port} (pid ${state.pid}${java}, data ${state.dataDir}, log ${state.logFile})`;
+  const cache = state.cacheBytes ? `, cache ${formatSize(state.cacheBytes)}` : '';
+  return `${state.version} on ${state.host}:${state.port} (pid ${state.pid}${java}${cache}, data ${state.dataDir}, log ${state.logFile})`;
 }
 
 // The releases of a Neo4j or OrientDB installed in the cache, for `status`; null for the other families.
@@ -78,6 +80,7 @@ async function familyCommand(server, argv, { stdout }) {
     case 'start': {
       const state = await timed(`starting ${server.name}`, () => startServer(server, {
         cacheDir, port: argv.port, version: argv.version, javaHome: argv['java-home'],
+        cacheBytes: argv.cache === undefined ? null : parseSize(argv.cache),
       }));
       write(`${server.name} ${state.alreadyRunning ? 'is already running' : 'started'}: ${describe(state)}`);
       // bench run finds the server through the cache directory's state file.
