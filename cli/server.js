@@ -78,9 +78,10 @@ async function familyCommand(server, argv, { stdout }) {
       await installServer(server, { cacheDir, log, version: argv.version });
       return ExitCodes.OK;
     case 'start': {
+      const cacheBytes = argv.cache === undefined ? null : parseSize(argv.cache);
       const state = await timed(`starting ${server.name}`, () => startServer(server, {
         cacheDir, port: argv.port, version: argv.version, javaHome: argv['java-home'],
-        cacheBytes: argv.cache === undefined ? null : parseSize(argv.cache),
+        cacheBytes,
       }));
       write(`${server.name} ${state.alreadyRunning ? 'is already running' : 'started'}: ${describe(state)}`);
       // bench run finds the server through the cache directory's state file.
