@@ -24,8 +24,12 @@ const JVM_FLAGS = [
   '--add-opens=java.base/sun.nio.ch=ALL-UNNAMED', '-Dio.netty.tryReflectionSetAccessible=true',
 ];
 
-// Heap is set by the JVM flags above: server.memory.heap.* is ignored when the entry point is run directly.
-function configuration({ home, port, httpPort }) {
+// The page cache when --cache gives none (bench run --cache restarts the server with its size).
+const PAGE_CACHE = '1g';
+
+// Heap is set by the JVM flags above: server.memory.heap.* is ignored when the entry point is run directly. The
+// page cache lives outside the heap, so a page cache of any size leaves the heap as it is.
+function configuration({ home, port, httpPort, pageCache }) {
   return `server.default_listen_address=${LOCALHOST}
 server.bolt.listen_address=${LOCALHOST}:${port}
 server.http.listen_address=${LOCALHOST}:${httpPort}
@@ -33,7 +37,7 @@ server.https.enabled=false
 server.directories.data=${path.join(home, 'data')}
 server.directories.logs=${path.join(home, 'logs')}
 dbms.security.auth_enabled=false
-server.memory.pagecache.size=1g
+server.memory.pagecache.size=${pageCache}
 # without these three a SIGTERM stop takes 10-12 s instead of 0.3 s; they are internal and not in every release
 # (5.20 lacks the third), so a setting a release does not know is ignored instead of failing the start
 server.config.strict_validation.enabled=false
@@ -61,6 +65,8 @@ export default {
   defaultPort: 57687,
   adapters: ['neo4j'],
   defaultVersion: DEFAULT_VERSION,
+  // What --cache sets (start's cacheBytes).
+  cacheSetting: 'server.memory.pagecache.size',
 
   // 4.x and older name their settings and directories otherwise (dbms.connector.*).
   checkVersion(release) {
@@ -86,13 +92,14 @@ export default {
     await copyDependencies({ ...ARTIFACT, version: release }, libDir(dir));
   },
 
-  async start({ dir, port, release = DEFAULT_VERSION, java }) {
+  // `cacheBytes` (bench run --cache): the page cache, in bytes, instead of PAGE_CACHE.
+  async start({ dir, port, release = DEFAULT_VERSION, java, cacheBytes = null }) {
     const home = path.join(dir, 'home');
     mkdirSync(path.join(home, 'conf'), { recursive: true });
     // The HTTP connector is not used, but it must not collide: it keeps Neo4j's default distance (7687, 7474).
     const httpPort = port - 213;
     await requireFreePort(httpPort, 'Neo4j (HTTP connector)');
-    writeFileSync(path.join(home, 'conf', 'neo4j.conf'), configuration({ home, port, httpPort }));
+    writeFileSync(path.join(home, 'conf', 'neo4j.conf'), configuration({ home, port, httpPort, pageCache: cacheBytes ? String(cacheBytes) : PAGE_CACHE }));
     // Neo4j writes its own log below its home; the JVM's output (a crash before logging starts) goes beside it.
     const logFile = path.join(home, 'logs', 'neo4j.log');
     const output = path.join(dir, 'neo4j.out');

@@ -3,6 +3,7 @@
 import { BenchError, ErrorCodes } from '../../core/errors.js';
 import { InFlight, OPERATION_METHODS } from '../in-flight.js';
 import { MAX_PATH_DEPTH } from '../../datasets/scales.js';
+import { readCache } from './cache.js';
 import { endpoint, openDriver, sessionConfig } from './connection.js';
 import { crudStatements, deleteDocument, getDocument, insertDocument, updateDocument } from './crud.js';
 import { toProperties } from './documents.js';
@@ -180,7 +181,8 @@ export class Neo4jAdapter {
   // edition, TERM_SETTINGS with whether neo4j.conf set them, and any setting named *fsync* (none in 5.26; one a
   // later release added would show here, and contradict the durable term when off). The relaxed term is
   // unavailable, so asking for it finds nothing to contradict: the harness marks the writes that need it
-  // unsupported (core/terms.js, termObstacle).
+  // unsupported (core/terms.js, termObstacle). The memory term, the page cache with the heap beside it, is read
+  // back too (cache.js); the server `bench server` runs is started with --cache's (server/neo4j.js).
   async terms({ durability }) {
     const [component] = await this.#run("CALL dbms.components() YIELD name, versions, edition "
       + "WHERE name = 'Neo4j Kernel' RETURN versions[0], edition");
@@ -205,7 +207,7 @@ export class Neo4jAdapter {
     const problems = off.map((record) => `${record.get('name')} is ${record.get('value')} on ${endpoint(this.#options)} `
       + `(${read(record).source}): durable writes need the transaction log forced at every commit `
       + `(${record.get('name')}=true in neo4j.conf, then restart the server)`);
-    return { settings, applied: [], problems };
+    return { settings, applied: [], problems, cache: await readCache((query, params) => this.#run(query, params)) };
   }
 
   // Reads every profile with all its properties, every entry of the key index and every relationship, so the

@@ -6,7 +6,8 @@
 //
 //   node adapters/neo4j/replace-database.js <job.json>
 //
-// job.json: { cacheDir, pid, port, release, javaHome, dataDir, database, staging, outcome }
+// job.json: { cacheDir, pid, port, release, javaHome, cacheBytes, dataDir, database, staging, outcome }; the server
+// starts again with the page cache it ran with (cacheBytes, bench run --cache; null for the family's own).
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { serverFamily, startServer, stopServer } from '../../server/index.js';
@@ -46,7 +47,9 @@ function swap(job) {
 // A second try after a failed start: a server left stopped is the worst outcome, and one of its ports may have been
 // held for a moment by another process's connection while the server was down.
 async function startTwice(job) {
-  const start = () => startServer(neo4j, { cacheDir: job.cacheDir, port: job.port, version: job.release, javaHome: job.javaHome });
+  const start = () => startServer(neo4j, {
+    cacheDir: job.cacheDir, port: job.port, version: job.release, javaHome: job.javaHome, cacheBytes: job.cacheBytes ?? null,
+  });
   try {
     return await start();
   } catch (error) {
