@@ -21,6 +21,8 @@ const DEFAULT_VERSION = '3.2.25';
 const JAVA_NEEDED = 8;
 export const LOCAL_ROOT_PASSWORD = 'dbshootout';
 const START_TIMEOUT_MS = 120_000;
+// The disk cache, in MB of 2^20 bytes (storage.diskCache.bufferSize), when --cache gives none.
+const DISK_CACHE_MB = 1024;
 // What the server logs once its start-up is over, root created.
 const ACTIVE = /OrientDB Server is active/;
 
@@ -62,6 +64,8 @@ export default {
   defaultPort: 52424,
   adapters: ['orientdb'],
   defaultVersion: DEFAULT_VERSION,
+  // What --cache sets (start's cacheBytes).
+  cacheSetting: 'storage.diskCache.bufferSize',
 
   // 2.x configures its server and storage otherwise, and the adapter's driver speaks the 3.x protocol.
   checkVersion(release) {
@@ -98,7 +102,10 @@ export default {
     }
   },
 
-  async start({ dir, port, release = DEFAULT_VERSION, java }) {
+  // `cacheBytes` (bench run --cache): the disk cache, in whole MB, instead of DISK_CACHE_MB. It is off the heap, which
+  // stays as it is.
+  async start({ dir, port, release = DEFAULT_VERSION, java, cacheBytes = null }) {
+    const diskCacheMb = cacheBytes ? Math.max(1, Math.round(cacheBytes / 2 ** 20)) : DISK_CACHE_MB;
     const root = home(dir, release);
     // The HTTP listener is not used, but it must not collide: it keeps OrientDB's default distance (2424, 2480).
     const httpPort = port + 56;
@@ -122,7 +129,7 @@ export default {
         JAVA_OPTS: java.major !== null && java.major < 9 ? '' : '--add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.util=ALL-UNNAMED',
         // The queries suite sorts 1M rows of unindexed fields: OrientDB refuses an in-heap ORDER BY of more than
         // 500,000 by default.
-        ORIENTDB_SETTINGS: '-Dstorage.diskCache.bufferSize=1024 -Dprofiler.enabled=false -Dcom.sun.xml.bind.v2.bytecode.ClassTailor.noOptimize=true '
+        ORIENTDB_SETTINGS: `-Dstorage.diskCache.bufferSize=${diskCacheMb} -Dprofiler.enabled=false -Dcom.sun.xml.bind.v2.bytecode.ClassTailor.noOptimize=true `
           + `-Dquery.maxHeapElementsAllowedPerOp=${MAX_HEAP_SORT_ROWS}`,
       },
     });

@@ -16,6 +16,27 @@ export const TERM_SETTINGS = Object.freeze({
   'storage.callFsync': 'true',
 });
 
+// The memory term (adapters/README.md, "Terms", Memory): the disk cache, OrientDB's one read cache of every
+// storage's pages, sized in megabytes (2^20 bytes) by storage.diskCache.bufferSize, JVM-wide and read when the
+// server starts (-D in ORIENTDB_SETTINGS: the server `bench server` runs is started with --cache's, server/orientdb.js).
+// The JVM's heap is beside it, not part of it.
+export const CACHE_SETTING = 'storage.diskCache.bufferSize';
+const MIB = 2 ** 20;
+
+// { bytes, settings } from the value config-get answers for CACHE_SETTING.
+export function orientdbCache(value) {
+  const bytes = /^\d+$/.test(String(value ?? '')) ? Number(value) * MIB : null;
+  return {
+    bytes,
+    settings: {
+      [CACHE_SETTING]: {
+        value: value === undefined || value === null ? 'not reported' : `${value} MB`,
+        source: 'server (config-get: the disk cache in MB of 2^20 bytes, from -Dstorage.diskCache.bufferSize, else sized by OrientDB at start from the machine\'s memory)',
+      },
+    },
+  };
+}
+
 function source(name, value) {
   const normal = TERM_SETTINGS[name];
   return value === normal ? 'server (config-get: OrientDB\'s default)'
@@ -25,7 +46,7 @@ function source(name, value) {
 // `read(keys)`: { key: value } from the server's configuration; `release`: the server's version; `where`: host:port
 // for the messages.
 export async function orientdbTerms({ read, release, where }, { durability }) {
-  const values = await read(Object.keys(TERM_SETTINGS));
+  const values = await read([...Object.keys(TERM_SETTINGS), CACHE_SETTING]);
   const settings = {
     orientdb: { value: release, source: 'server (config-get network.http.serverInfo)' },
     ...Object.fromEntries(Object.keys(TERM_SETTINGS).map((name) => [name, { value: values[name], source: source(name, values[name]) }])),
@@ -50,5 +71,5 @@ export async function orientdbTerms({ read, release, where }, { durability }) {
         + `loses only the last moments (${restart('storage.callFsync', 'true')})`);
     }
   }
-  return { settings, applied: [], problems };
+  return { settings, applied: [], problems, cache: orientdbCache(values[CACHE_SETTING]) };
 }
