@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { DuckDBDataChunkWriter } from '@duckdb/node-api';
 import { BenchError, ErrorCodes } from '../../core/errors.js';
 import { InFlight, OPERATION_METHODS } from '../in-flight.js';
+import { duckdbCache, memoryLimitConfig } from './cache.js';
 import { deleteDocument, getDocument, insertDocument, updateDocument } from './crud.js';
 import { firstColumn, rowsToDocuments, toCount } from './documents.js';
 import { graphOperations } from './graph.js';
@@ -35,6 +36,8 @@ export class DuckdbAdapter {
   #tables;
   #file;
   #concurrency;
+  // --cache, in bytes: memory_limit (cache.js), or null for DuckDB's default.
+  #cacheBytes;
   #pool = null;
   // What crud.js needs of the pool.
   #store = {
@@ -59,6 +62,7 @@ export class DuckdbAdapter {
     this.#tables = namespaceTables(options.namespace);
     this.#file = databaseFile(options);
     this.#concurrency = Math.max(1, options.concurrency ?? 1);
+    this.#cacheBytes = options.cacheBytes ?? null;
     // The graph suite's operations (graph.js): an edge collection is a temporary table of its own
     // (`<ns>_tmp_g_edges`), so the namespace's reset and drop remove it with the others.
     this.graph = graphOperations({
@@ -74,7 +78,7 @@ export class DuckdbAdapter {
 
   async connect() {
     if (this.#pool && !this.#pool.closed) return;
-    this.#pool = await ConnectionPool.open(this.#file, instanceConfig(), this.#concurrency);
+    this.#pool = await ConnectionPool.open(this.#file, instanceConfig(this.#cacheBytes), this.#concurrency);
   }
 
   async close() {
@@ -102,7 +106,8 @@ export class DuckdbAdapter {
   // file (an in-memory database writes nothing to disk), the checkpoint threshold, and any setting whose name
   // speaks of fsync (none in 1.5.6; a later DuckDB's switch to skip it would show here, and contradict the durable
   // term when off). The relaxed term is unavailable, so asking for it finds nothing to contradict: the harness
-  // marks the writes that need it unsupported (core/terms.js, termObstacle).
+  // marks the writes that need it unsupported (core/terms.js, termObstacle). The memory term, memory_limit, is read
+  // back too (cache.js).
   async terms({ durability }) {
     const [version] = firstColumn(await this.#read('SELECT version()'));
     const [path] = firstColumn(await this.#read(
@@ -115,7 +120,7 @@ export class DuckdbAdapter {
       version: { value: version, source: 'the embedded library (@duckdb/node-api)' },
       'database file': { value: path ?? 'none (in memory)', source: 'set by the adapter (--database, else <dataDir>/duckdb/bench.duckdb)' },
       ...Object.fromEntries(rows.map(([name, value]) => [name, {
-        value, source: 'embedded database (duckdb_settings()): DuckDB\'s default, the adapter sets only threads',
+        value, source: 'embedded database (duckdb_settings()): DuckDB\'s default, the adapter sets only threads and, with --cache, memory_limit',
       }])),
     };
     if (fsyncs.length === 0) {
@@ -132,7 +137,8 @@ export class DuckdbAdapter {
           + `commit (SET ${name} = true)`);
       }
     }
-    return { settings, applied: [], problems };
+    const [memoryLimit] = firstColumn(await this.#read("SELECT value FROM duckdb_settings() WHERE name = 'memory_limit'"));
+    return { settings, applied: [], problems, cache: duckdbCache(memoryLimit, this.#cacheBytes) };
   }
 
   // Reads every column of the profiles and of the relations once, so their blocks are in DuckDB's buffer pool.
@@ -414,7 +420,8 @@ export function databaseFile(options) {
   return options.database ?? join(options.dataDir, 'duckdb', 'bench.duckdb');
 }
 
-// DuckDB's own worker threads, set explicitly: one per core the process may use.
-export function instanceConfig() {
-  return { threads: String(os.availableParallelism()) };
+// DuckDB's own worker threads, set explicitly: one per core the process may use; with --cache (`cacheBytes`), its
+// memory_limit.
+export function instanceConfig(cacheBytes = null) {
+  return { threads: String(os.availableParallelism()), ...memoryLimitConfig(cacheBytes) };
 }
