@@ -20,7 +20,7 @@ export const PRESETS = Object.freeze(Object.fromEntries(Object.entries(BY_SUITE)
 // The flags that override a parameter (the first one typed names the override). Any other parameter is overridden
 // by the flag of its name; social's pathPairs and mixed's docBytes have no flag: the preset alone sets them.
 const OVERRIDING_FLAGS = Object.freeze({ durability: ['durability', 'sync'], pathPairs: [], docBytes: [] });
-const flagsOf = (name) => OVERRIDING_FLAGS[name] ?? [name];
+const flagsOf = (name) => (Object.hasOwn(OVERRIDING_FLAGS, name) ? OVERRIDING_FLAGS[name] : [name]);
 
 // A dataset a preset takes when `bench data fetch` has put its files in the cache, else the synthetic one of the
 // same size (the whole Pokec network is generated as well as downloaded).
@@ -78,7 +78,7 @@ const shellWord = (text) => (/^[\w./:@+-]+$/.test(text) ? text : `'${String(text
 
 // `argv` with the preset's parameters in place of the flags' defaults: its suite chosen, every parameter set
 // unless a flag typed (`given`) overrides it. `locate(dataset)` tells whether `bench data fetch <dataset>` has put
-// that dataset's files in the cache: { present, dir }. Resolves { argv, preset }, `preset` being what the result
+// that dataset's files in the cache: { present, dir }. Returns { argv, preset }, `preset` being what the result
 // records: { name, suite, description, parameters (each as run), overridden: [{ parameter, flag, preset, used }] },
 // and for the social suite its `limits`.
 export function applyPreset(argv, given, { locate }) {
@@ -87,7 +87,8 @@ export function applyPreset(argv, given, { locate }) {
   const parameters = {};
   const overridden = [];
   for (const [name, value] of Object.entries(preset.parameters)) {
-    const own = IF_PRESENT[value] ? (locate(IF_PRESENT[value]).present ? IF_PRESENT[value] : 'synthetic') : copy(value);
+    const fetched = typeof value === 'string' && Object.hasOwn(IF_PRESENT, value) ? IF_PRESENT[value] : null;
+    const own = fetched ? (locate(fetched).present ? fetched : 'synthetic') : copy(value);
     const flag = flagsOf(name).find((candidate) => given.has(candidate));
     if (flag) {
       const used = typedValue(name, value, argv);
