@@ -18,7 +18,7 @@ import {
   warmupIndexScans, warmupProfilesPipeline,
 } from './social.js';
 import { readSettings } from './settings.js';
-import { mongoTerms, readTermAnswers, termWrite } from './terms.js';
+import { mongoCache, mongoTerms, readTermAnswers, termWrite } from './terms.js';
 
 // How counts() counts a collection: exactly (countDocuments reads every document, or index entry), or from the
 // collection's metadata (estimatedDocumentCount), which an unclean shutdown can leave wrong.
@@ -90,11 +90,11 @@ export class MongoAdapter {
 
   // The durability term (adapters/README.md, "Terms"): every timed write names its write concern, so nothing is set
   // on the server, owned or not; what the term depends on is read back, and what contradicts it is a problem.
+  // The cache (WiredTiger's) is read back from the same answers, and set on no server either.
   async terms({ durability }) {
-    const { settings, problems } = mongoTerms(await readTermAnswers(this.#admin), {
-      durability, where: `${this.#options.host}:${this.#options.port}`,
-    });
-    return { settings, applied: [], problems };
+    const answers = await readTermAnswers(this.#admin);
+    const { settings, problems } = mongoTerms(answers, { durability, where: `${this.#options.host}:${this.#options.port}` });
+    return { settings, applied: [], problems, cache: mongoCache(answers) };
   }
 
   // dbStats of the namespace's database: the space WiredTiger allocated to its collections and indexes.

@@ -5,6 +5,7 @@
 // (w: "majority" on a replica set since MongoDB 5.0) is never used by a timed write. What the server can contradict:
 // a storage engine that keeps nothing on disk (inMemory), or journaling switched off (--nojournal, before 6.1).
 // readTermAnswers() asks the server, mongoTerms() turns its answers into settings and problems (pure, for the tests).
+// The memory term is WiredTiger's cache, read back by mongoCache() from the same answers.
 import { MongoServerError } from 'mongodb';
 import { topologyOf } from './settings.js';
 
@@ -38,7 +39,8 @@ export async function readTermAnswers(admin) {
   };
   return {
     hello: await admin.command({ hello: 1 }),
-    serverStatus: await probe('serverStatus', { serverStatus: 1, repl: 0, metrics: 0, locks: 0, wiredTiger: 0 }),
+    // With its wiredTiger section, where the cache's size is (mongoCache).
+    serverStatus: await probe('serverStatus', { serverStatus: 1, repl: 0, metrics: 0, locks: 0 }),
     cmdLineOpts: await probe('getCmdLineOpts', { getCmdLineOpts: 1 }),
     journalCommitInterval: await probe('getParameter', { getParameter: 1, journalCommitInterval: 1 }),
     defaultRWConcern: await probe('getDefaultRWConcern', { getDefaultRWConcern: 1 }),
@@ -116,4 +118,41 @@ export function mongoTerms(answers, { durability, where }) {
       + 'there (start mongod without --nojournal, or with storage.journal.enabled: true)');
   }
   return { settings, problems };
+}
+
+// The memory term (adapters/README.md, "Terms", Memory): WiredTiger's cache, which holds the collections' and
+// indexes' pages, read back from serverStatus's wiredTiger.cache["maximum bytes configured"] with where its size
+// came from (storage.wiredTiger.engineConfig.cacheSizeGB, --wiredTigerCacheSizeGB at startup, else WiredTiger's
+// default). Nothing is set: no MongoDB server runs under the harness here.
+export const CACHE_STATISTIC = 'maximum bytes configured';
+
+// { bytes, settings } from readTermAnswers()'s answers; bytes null when the server refuses serverStatus or reports
+// no WiredTiger cache (a mongos, another engine).
+export function mongoCache({ hello, serverStatus, cmdLineOpts, refused = {} }) {
+  const settings = {};
+  let bytes = null;
+  const reported = serverStatus?.wiredTiger?.cache?.[CACHE_STATISTIC];
+  const name = `wiredTiger.cache.${CACHE_STATISTIC}`;
+  if (reported !== undefined && reported !== null && Number.isSafeInteger(Number(reported))) {
+    bytes = Number(reported);
+    settings[name] = { value: String(bytes), source: 'server (serverStatus.wiredTiger.cache)' };
+  } else if (serverStatus) {
+    const engine = serverStatus.storageEngine?.name;
+    const why = topologyOf(hello) === 'sharded cluster (mongos)' ? 'a mongos has no storage engine; the shards\' caches are not read'
+      : `its storage engine is ${engine ?? 'not named'}`;
+    settings[name] = { value: 'not reported', source: `server (serverStatus has no wiredTiger.cache: ${why})` };
+  } else {
+    settings[name] = unreadable('serverStatus', refused.serverStatus);
+  }
+  const configured = cmdLineOpts?.parsed?.storage?.wiredTiger?.engineConfig?.cacheSizeGB;
+  if (configured !== undefined) {
+    settings['storage.wiredTiger.engineConfig.cacheSizeGB'] = { value: String(configured), source: 'server (getCmdLineOpts: set at startup)' };
+  } else if (cmdLineOpts) {
+    settings['storage.wiredTiger.engineConfig.cacheSizeGB'] = {
+      value: 'not set', source: 'server default (not set at startup: WiredTiger takes the larger of 50% of (RAM - 1 GB) and 256 MB)',
+    };
+  } else {
+    settings['storage.wiredTiger.engineConfig.cacheSizeGB'] = unreadable('getCmdLineOpts', refused.getCmdLineOpts);
+  }
+  return { bytes, settings };
 }
