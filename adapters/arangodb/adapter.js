@@ -13,7 +13,7 @@ import {
   graphCollectionName, markerOf, queryCollectionName, strangers, tempCollectionName, writeOptions,
 } from './model.js';
 import * as queries from './queries.js';
-import { arangoTerms, readTermAnswers } from './terms.js';
+import { arangoCache, arangoTerms, readTermAnswers } from './terms.js';
 import {
   aggregationQuery, neighbors2Query, neighbors2dataQuery, neighborsDataQuery, neighborsQuery, readCollectionQuery,
   shortestPathQuery, warmupQuery,
@@ -110,13 +110,13 @@ export class ArangoAdapter {
 
   // The durability term (adapters/README.md, "Terms"): every timed write sends its waitForSync, so nothing is set
   // on the server; the engine, the startup options and the waitForSync of the collections the timed writes use are
-  // read back (terms.js).
+  // read back (terms.js), and so is the RocksDB block cache, set on no server either.
   async terms({ durability }) {
     const answers = await readTermAnswers({ home: this.#connected, namespace: this.#namespace });
     const { settings, problems } = arangoTerms(answers, {
       durability, where: `${this.#options.host}:${this.#options.port}`, database: this.#name,
     });
-    return { settings, applied: [], problems };
+    return { settings, applied: [], problems, cache: arangoCache(answers) };
   }
 
   // The RocksDB engine's figures of every collection of the namespace's database (documentsSize and

@@ -81,3 +81,29 @@ export function arangoTerms({ engine, options, collections }, { durability, wher
     + 'the harness to create anew)') : [];
   return { settings, problems };
 }
+
+// The memory term (adapters/README.md, "Terms", Memory): RocksDB's block cache, which holds the blocks of the
+// collections' and indexes' SST files, sized by --rocksdb.block-cache-size (in bytes; by default a share of the
+// machine's memory) and read back from GET /_admin/options, the effective startup options, where the server lets
+// the user read them. ArangoDB's own in-memory cache of edge and document lookups (--cache.size) is recorded beside
+// it, not counted. Nothing is set: no ArangoDB server runs under the harness here.
+export const CACHE_OPTION = 'rocksdb.block-cache-size';
+const OTHER_CACHE_OPTION = 'cache.size';
+
+// { bytes, settings } from readTermAnswers()'s answer to /_admin/options; bytes null when it was refused or names
+// no block cache.
+export function arangoCache({ options }) {
+  const read = (name, note) => {
+    if (options.refused) return { value: 'unreadable', source: `server refused GET /_admin/options: ${options.refused}` };
+    if (!Object.hasOwn(options.value, name)) return { value: 'not reported', source: 'server (GET /_admin/options names no such option)' };
+    return { value: String(options.value[name]), source: `server (GET /_admin/options: its startup options)${note}` };
+  };
+  const reported = String(options.value?.[CACHE_OPTION] ?? '');
+  return {
+    bytes: /^\d+$/.test(reported) ? Number(reported) : null,
+    settings: {
+      [CACHE_OPTION]: read(CACHE_OPTION, ''),
+      [OTHER_CACHE_OPTION]: read(OTHER_CACHE_OPTION, '; ArangoDB\'s in-memory cache of edge and document lookups, beside the block cache and not counted in the term'),
+    },
+  };
+}
