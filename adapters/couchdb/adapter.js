@@ -11,7 +11,7 @@ import {
   ADAPTER_ID, MARKER_ID, markerDatabase, namespaceDatabases, namespaceState, queryDatabase, tempDatabase,
 } from './namespace.js';
 import * as queries from './queries.js';
-import { couchTerms, readTermAnswers } from './terms.js';
+import { couchCache, couchTerms, readTermAnswers } from './terms.js';
 
 const NOT_FOUND = 404;
 
@@ -66,12 +66,11 @@ export class CouchAdapter {
 
   // The durability term (adapters/README.md, "Terms") is the server's own, whichever it is: nothing to set, on a
   // server `bench server` runs or any other; the server's welcome and configuration are read back, and the term it
-  // cannot give is a problem (terms.js).
+  // cannot give is a problem (terms.js). The memory term is none: no setting of either server sizes a data cache.
   async terms({ durability }) {
-    const { settings, problems } = couchTerms(await readTermAnswers(this.#client()), {
-      durability, where: `${this.#options.host}:${this.#options.port}`,
-    });
-    return { settings, applied: [], problems };
+    const answers = await readTermAnswers(this.#client());
+    const { settings, problems } = couchTerms(answers, { durability, where: `${this.#options.host}:${this.#options.port}` });
+    return { settings, applied: [], problems, cache: couchCache(answers) };
   }
 
   async inspectNamespace() {

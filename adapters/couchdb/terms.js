@@ -123,3 +123,27 @@ export function couchTerms({ welcome, config }, { durability, where }) {
   settings['batch (writes)'] = { value: 'not sent (no batch=ok): each write is answered once the server has stored it', source: 'set by the adapter on each write' };
   return { settings, problems };
 }
+
+// The memory term (adapters/README.md, "Terms", Memory): neither server has a data cache that a setting sizes, so
+// there is none to read back (bytes null, and --cache refuses the run) and settings say why, for the server reached.
+// PouchDB Server opens one LevelDB per database through leveldown with leveldown's own block cache (8 MiB each, its
+// default), which no option of PouchDB Server changes; Apache CouchDB keeps no cache of its files' data and reads
+// them through the operating system's page cache.
+export function couchCache({ welcome }) {
+  const label = serverLabel(welcome);
+  const reasons = {
+    'pouchdb-server': `${label} opens each database's LevelDB through leveldown, whose block cache is 8 MiB per `
+      + 'database (leveldown\'s default cacheSize) and which no option of PouchDB Server sizes',
+    couchdb: `${label} keeps no cache of its files' data: it reads them through the operating system's page cache, `
+      + 'which no CouchDB setting sizes',
+  };
+  return {
+    bytes: null,
+    settings: {
+      'data cache': {
+        value: 'none configurable',
+        source: reasons[serverKind(welcome)] ?? `${label} is neither Apache CouchDB nor PouchDB Server: its cache is unknown`,
+      },
+    },
+  };
+}
