@@ -163,7 +163,8 @@ async function execute(rawArgv, { stdout, importOnly, onDone = null }) {
     durability,
     cacheBytes: options.cacheBytes,
     cold: Boolean(argv.cold),
-    durabilitySource: given.has('durability') ? '--durability' : argv.sync ? '--sync' : 'default',
+    durabilitySource: given.has('durability') ? '--durability' : given.has('sync') ? '--sync'
+      : preset?.parameters?.durability ? `preset ${preset.name}` : 'default',
   };
   const stored = storedResult(argv['restart-cmd']);
   const recorder = resultRecorder(outDir, stored);
