@@ -3,6 +3,7 @@
 // harness may do so. Nothing here touches a server the harness does not own.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { usageError } from '../core/errors.js';
 import { formatSize } from '../core/terms.js';
 import { serverFamily, startServer, stopServer } from '../server/index.js';
 import { runningServer } from '../server/state.js';
@@ -13,6 +14,10 @@ export const DROP_CACHES = '/proc/sys/vm/drop_caches';
 // the resources sampled afterwards are the new server's.
 export async function restartOwnServer(server, { cacheBytes, log }) {
   const family = serverFamily(server.family);
+  // Refused before the server is stopped: a family that cannot be started with a cache is left running.
+  if (cacheBytes && !family.cacheSetting) {
+    throw usageError(`--cache: the local ${family.name} cannot be started with a cache size; run without --cache`);
+  }
   const state = runningServer(server.cacheDir, server.family);
   if (!state) throw new Error(`the local ${family.name} is no longer running`);
   log?.(`restarting the local ${family.name}${cacheBytes ? ` with a ${formatSize(cacheBytes)} ${family.cacheSetting}` : ''}`);

@@ -26,9 +26,16 @@ const env = skip || options.password === undefined ? {} : { BENCH_MYSQL_PASSWORD
 const run = (args) => spawnBench(['run', '--db', 'mysql', '--json', '--quiet', '--namespace', NAMESPACE, '--out', out,
   ...flags, ...args], { env, timeoutMs: TIMEOUT_MS });
 
+// Every workload passed, but singleWriteSync under the relaxed term the server runs: MariaDB's term is the whole
+// server's, so a relaxed run has no durable write (its reason says so).
 function assertPassed(result) {
   assert.equal(result.complete, true);
   for (const [name, workload] of Object.entries(result.workloads)) {
+    if (name === 'singleWriteSync') {
+      assert.equal(workload.status, 'unsupported');
+      assert.match(workload.reason, /sets durability for the whole server, and this run's term is relaxed/);
+      continue;
+    }
     assert.equal(workload.status, 'passed', `${name}: ${JSON.stringify(workload.failures)}`);
   }
 }

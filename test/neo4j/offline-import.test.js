@@ -39,6 +39,8 @@ const NAMESPACE = 'dbshootout_offline';
 const SCALE = 'tiny';
 // Two server starts and an importer run per offline import, on a shared two-core machine.
 const TIMEOUT_MS = 600_000;
+// One wait of a test: a tiny import and a server restart, well within the test's timeout.
+const WAIT_MS = 240_000;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // A Bolt port whose HTTP connector's port (213 below) is free too, both below the kernel's ephemeral range: the
@@ -91,19 +93,36 @@ describe('neo4j offline import', { skip, timeout: TIMEOUT_MS * 4 }, () => {
     return found && JSON.parse(found.marker);
   }
 
-  async function waitFor(check, what, timeoutMs = 120_000) {
+  // `context()`: what to add to the error when the wait times out (what the harness printed, the staging files).
+  async function waitFor(check, what, timeoutMs = 120_000, context = () => '') {
     const deadline = Date.now() + timeoutMs;
     while (!(await check())) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}${context()}`);
       await sleep(100);
     }
+  }
+
+  // The staging directory's files, and the end of each text file in it.
+  function stagingReport() {
+    if (!existsSync(staging())) return `\n${staging()} does not exist`;
+    return readdirSync(staging()).map((name) => {
+      const file = path.join(staging(), name);
+      let tail = '';
+      try {
+        tail = readFileSync(file, 'utf8').split('\n').slice(-15).join('\n      ');
+      } catch {
+        // a directory
+      }
+      return `\n  ${name}${tail ? `:\n      ${tail}` : ''}`;
+    }).join('');
   }
 
   // `bench run` of every workload on what the namespace holds, each answer checked against the reference.
   async function assertValidRun() {
     const out = path.join(cacheDir, 'results');
+    // Neo4j's one durability term: every commit forces its transaction log.
     const { code, stdout, stderr } = await spawnBench(['run', '--db', 'neo4j', '--scale', SCALE, '--runs', '1', '--json',
-      '--quiet', '--namespace', NAMESPACE, '--out', out], { env: env(), timeoutMs: TIMEOUT_MS });
+      '--quiet', '--namespace', NAMESPACE, '--out', out, '--durability', 'durable'], { env: env(), timeoutMs: TIMEOUT_MS });
     assert.equal(code, 0, stderr);
     const result = JSON.parse(stdout);
     assert.equal(result.import.reused, true, 'the run measures the import made before it');
@@ -203,15 +222,17 @@ describe('neo4j offline import', { skip, timeout: TIMEOUT_MS * 4 }, () => {
     child.stderr.on('data', (chunk) => { stderr += chunk; });
     let ended = null;
     const exited = new Promise((resolve) => child.on('exit', (code, signal) => { ended = { code, signal }; resolve(signal); }));
-    // A harness that ends before the replacement starts (an import that failed) is said at once, with its words.
+    // A harness that ends before the replacement starts (an import that failed) is said at once, with its words;
+    // each wait is bounded below the test's own timeout, and says where it stood.
+    const where = () => `\nbench import's stderr:\n${stderr}\nstaging files:${stagingReport()}`;
     await waitFor(() => {
       if (ended) assert.fail(`bench import ended (exit code ${ended.code}) before the replacement started:\n${stderr}`);
       return existsSync(path.join(staging(), 'replace.json'));
-    }, 'the replacement to start', TIMEOUT_MS);
+    }, 'the replacement to start', WAIT_MS, where);
     child.kill('SIGKILL');
     assert.equal(await exited, 'SIGKILL');
     // The detached replacement goes on without the harness and starts the server again.
-    await waitFor(() => existsSync(path.join(staging(), 'replace-outcome.json')), 'the replacement to end', TIMEOUT_MS);
+    await waitFor(() => existsSync(path.join(staging(), 'replace-outcome.json')), 'the replacement to end', WAIT_MS, where);
     const after = runningServer(cacheDir, 'neo4j');
     assert.ok(after && after.pid !== before, 'the server runs again, restarted');
     const found = await marker();
