@@ -123,3 +123,19 @@ test('a cache the database reports otherwise, or cannot read back, refuses the r
   });
   assert.deepEqual(record.cache, { requested: 64 * 2 ** 20, bytes: 64 * 2 ** 20, settings: { shared_buffers: { value: `${64 * 2 ** 20}`, source: 'server (configuration file)' } } });
 });
+
+test('--cold needs a server the harness can restart; --cache and --durability take only their values (bench run, exit 2)', { timeout: 60_000 }, async () => {
+  const { spawnBench } = await import('./helpers/cli.js');
+  const cold = await spawnBench(['run', '--db', 'postgresql', '--host', '127.0.0.1', '--port', '1', '--cold', '--quiet'], { timeoutMs: 30_000 });
+  assert.equal(cold.code, 2, cold.stderr);
+  assert.match(cold.stderr, /--cold restarts the server before every run: it needs a server `bench server` runs \(start one with `npx bench server start postgresql` and give no --host or --port\), or --restart-cmd/);
+  const cache = await spawnBench(['run', '--cache', '4MB', '--quiet'], { timeoutMs: 30_000 });
+  assert.equal(cache.code, 2);
+  assert.match(cache.stderr, /--cache must be a size from 8MB to 1024GB/);
+  const durability = await spawnBench(['run', '--durability', 'fast', '--quiet'], { timeoutMs: 30_000 });
+  assert.equal(durability.code, 2);
+  assert.match(durability.stderr, /Invalid values:\n {2}Argument: durability, Given: "fast", Choices: "relaxed", "durable"/);
+  const both = await spawnBench(['run', '--suite', 'crud', '--sync', '--durability', 'relaxed', '--quiet'], { timeoutMs: 30_000 });
+  assert.equal(both.code, 2);
+  assert.match(both.stderr, /--sync means --durability durable; it contradicts --durability relaxed/);
+});
