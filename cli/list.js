@@ -1,3 +1,4 @@
+import { DURABILITY_TERMS, declaredTerm } from '../core/terms.js';
 import { adapterIds, loadAdapter } from '../adapters/index.js';
 import { SUITES, isSupported } from '../workloads/index.js';
 import { describePreset, formatValue, presetsOf } from '../workloads/presets.js';
@@ -33,6 +34,8 @@ export async function listCommand(argv, { stdout = process.stdout } = {}) {
     adapters: descriptions.map((d) => ({
       id: d.id, name: d.name, kind: d.kind, driver: d.driver, execution: d.execution,
       passwordEnv: d.connection?.passwordEnv ?? null,
+      // The durability terms it offers (core/terms.js), as its description declares them.
+      durability: DURABILITY_TERMS.filter((term) => declaredTerm(d, term).how),
       // The social suite's workloads, as before suites existed; `suites` has every suite's.
       supports: supportedNames(d, SUITES.social),
       suites: Object.fromEntries(suites.map((suite) => [suite.id, supportedNames(d, suite)])),
@@ -53,7 +56,7 @@ export async function listCommand(argv, { stdout = process.stdout } = {}) {
   const lines = ['databases:'];
   const idWidth = Math.max(...listing.adapters.map((a) => a.id.length));
   for (const a of listing.adapters) {
-    lines.push(`  ${a.id.padEnd(idWidth)}  ${a.name} (${a.kind}${a.driver ? `, driver ${a.driver}` : ''}${a.passwordEnv ? `, password from $${a.passwordEnv}` : ''})`);
+    lines.push(`  ${a.id.padEnd(idWidth)}  ${a.name} (${a.kind}${a.driver ? `, driver ${a.driver}` : ''}${a.passwordEnv ? `, password from $${a.passwordEnv}` : ''}; durability: ${a.durability.join(', ') || 'none'})`);
   }
   for (const suite of suites) lines.push('', ...suiteLines(suite, listing.adapters));
   stdout.write(`${lines.join('\n')}\n`);

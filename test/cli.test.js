@@ -96,6 +96,14 @@ test('bench list shows databases, workloads and the support matrix', async () =>
   assert.deepEqual(listing.adapters.map((a) => a.id), adapterIds());
   assert.deepEqual(listing.adapters[0].supports, WORKLOAD_NAMES);
   assert.deepEqual(listing.workloads.map((w) => w.name), WORKLOAD_NAMES);
+  // The durability terms each database offers.
+  const durability = Object.fromEntries(listing.adapters.map((a) => [a.id, a.durability]));
+  assert.deepEqual(durability.sqlite, ['relaxed', 'durable']);
+  assert.deepEqual(durability.neo4j, ['durable']);
+  assert.deepEqual(durability.orientdb, ['relaxed']);
+  assert.deepEqual(durability.memory, ['relaxed']);
+  const text = await bench(['list']);
+  assert.match(text.stdout, /\n {2}duckdb {14}DuckDB \(embedded, driver @duckdb\/node-api; durability: durable\)\n/);
 });
 
 test('a corrupt dataset file is reported with its line number', async () => {
