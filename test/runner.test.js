@@ -20,17 +20,25 @@ function trackingAdapter() {
 }
 
 test('keeps exactly `concurrency` operations in flight and aligns answers with inputs', async () => {
-  const adapter = trackingAdapter();
-  const inputs = Array.from({ length: 200 }, (_, i) => i);
-  const outcome = await execute({ inputs, call: (a, input) => a.op(input), adapter, concurrency: 7 });
-  assert.equal(adapter.maxInFlight, 7);
-  assert.deepEqual(outcome.answers, inputs.map((i) => i * 2));
-  assert.equal(outcome.completed, 200);
-  assert.equal(outcome.errors.length, 0);
-  assert.ok(outcome.latencies.every((ms) => ms > 0), 'every operation has a latency');
-  // Each worker's latencies tile its busy time, so together they cover about 7 x the wall time.
-  const busy = outcome.latencies.reduce((sum, ms) => sum + ms, 0);
-  assert.ok(busy <= 7 * outcome.wallMs + 1 && busy >= 0.8 * 7 * outcome.wallMs, `busy ${busy} ms vs wall ${outcome.wallMs} ms`);
+  // Each worker's latencies tile its busy time, so together they cover about 7 x the wall time, less the moments
+  // between one answer and the next call. A loaded machine stretches those moments (CI, beside a CPU hog: 572 ms
+  // of 725), so the tiling is tried up to three times; latencies that left out part of each operation never tile.
+  const tilings = [];
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const adapter = trackingAdapter();
+    const inputs = Array.from({ length: 200 }, (_, i) => i);
+    const outcome = await execute({ inputs, call: (a, input) => a.op(input), adapter, concurrency: 7 });
+    assert.equal(adapter.maxInFlight, 7);
+    assert.deepEqual(outcome.answers, inputs.map((i) => i * 2));
+    assert.equal(outcome.completed, 200);
+    assert.equal(outcome.errors.length, 0);
+    assert.ok(outcome.latencies.every((ms) => ms > 0), 'every operation has a latency');
+    const busy = outcome.latencies.reduce((sum, ms) => sum + ms, 0);
+    assert.ok(busy <= 7 * outcome.wallMs + 1, `busy ${busy} ms, more than 7 x the wall ${outcome.wallMs} ms`);
+    tilings.push(busy / (7 * outcome.wallMs));
+    if (tilings.at(-1) >= 0.8) break;
+  }
+  assert.ok(tilings.at(-1) >= 0.8, `the latencies covered ${tilings.map((share) => `${(share * 100).toFixed(0)}%`).join(', ')} of the workers' time`);
 });
 
 test('an operation\'s latency runs until its answer arrived, the first operation of each worker included', async () => {
