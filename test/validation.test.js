@@ -52,7 +52,15 @@ class WrongAdapter extends MemoryAdapter {
   }
 }
 
-const wrong = { ...memory, id: 'wrong', name: 'Wrong', create: (options) => new WrongAdapter(options) };
+// It claims a durable term the memory store has not, so that its (correct) singleWriteSync runs beside the broken
+// singleWrite.
+const wrong = {
+  ...memory,
+  id: 'wrong',
+  name: 'Wrong',
+  terms: { durability: { ...memory.terms.durability, durable: { how: 'a test double: the memory store, said to be durable' } } },
+  create: (options) => new WrongAdapter(options),
+};
 let cacheDir;
 let result;
 
