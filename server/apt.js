@@ -3,6 +3,8 @@ import { spawn } from 'node:child_process';
 import { BenchError, ErrorCodes } from '../core/errors.js';
 import { isRoot } from './process.js';
 
+const LOCK_WAIT_S = 600;
+
 function runVisible(program, args) {
   return new Promise((resolve, reject) => {
     const child = spawn(program, args, { stdio: ['ignore', process.stderr, process.stderr] });
@@ -12,7 +14,10 @@ function runVisible(program, args) {
 }
 
 export async function aptInstall(name, packages, log) {
-  const commands = [['apt-get', ['update']], ['apt-get', ['install', '-y', '--no-install-recommends', ...packages]]];
+  // Another installer on the machine (a second CI job, unattended upgrades) may hold dpkg's lock for a while: wait
+  // for it rather than fail.
+  const wait = ['-o', `DPkg::Lock::Timeout=${LOCK_WAIT_S}`];
+  const commands = [['apt-get', [...wait, 'update']], ['apt-get', [...wait, 'install', '-y', '--no-install-recommends', ...packages]]];
   if (!isRoot()) {
     const text = commands.map(([program, args]) => `${program} ${args.join(' ')}`).join('\n  ');
     throw new BenchError(ErrorCodes.USAGE, `${name} is not installed; as root, run:\n  ${text}`);
