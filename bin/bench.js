@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { DEFAULT_DB, adapterIds } from '../adapters/index.js';
-import { ErrorCodes } from '../core/errors.js';
+import { ErrorCodes, usageError } from '../core/errors.js';
 import { DEFAULT_OUT_DIR } from '../core/paths.js';
 import { CHECK_SCALE, checkCommand } from '../cli/check.js';
 import { compareCommand } from '../cli/compare.js';
@@ -22,6 +22,7 @@ import {
 } from '../cli/options.js';
 import { importCommand, runCommand } from '../cli/run.js';
 import { serverCommand } from '../cli/server.js';
+import { emptyValue, usageMessage } from '../cli/usage.js';
 import { DEFAULT_TRIALS } from '../durability/crash.js';
 import { SNAP_DATASET_NAMES } from '../datasets/fetch.js';
 import { DEFAULT_SEED } from '../datasets/scales.js';
@@ -77,8 +78,19 @@ const MISSING_ARGUMENTS = {
   k8s: 'bench k8s needs what to print: bench k8s job --db <id> --shards <n> --image <image> -- --host <server>',
 };
 const quietOption = { quiet: { type: 'boolean', default: false, describe: 'no progress on stderr' } };
+const COMMANDS = ['run', 'import', 'list', 'generate', 'check', 'server', 'crash', 'data', 'report', 'compare', 'merge', 'k8s'];
+// What a flag typed without its value needs, where the usage line alone would not say.
+const VALUE_HINTS = {
+  workload: 'all, or a comma-separated list of the suite\'s workloads (`bench list` names them)',
+  suite: suiteIds().join(', '),
+  db: adapterIds().join(', '),
+  durability: DURABILITY_TERMS.join(', '),
+  preset: presetNames().join(', '),
+  cache: 'a size such as 512MB or 2GB',
+};
 
-await yargs(hideBin(process.argv))
+const cli = yargs(hideBin(process.argv));
+await cli
   .scriptName('bench')
   .usage('$0 <command> [options]\n\nReproducible, validated database benchmarks on the Pokec social network.')
   .command('run', 'run the benchmark suite against one database (default: embedded SQLite)', (y) => y
@@ -193,7 +205,7 @@ await yargs(hideBin(process.argv))
       ...quietOption,
     })
     .check((argv) => checkCommon(argv) && checkCrashFlags(argv))
-    .epilogue('Databases: a server `bench server start` runs under --cache-dir (postgresql, postgresql_tabular, mysql, neo4j, orientdb), or sqlite, run in a child process. Exit code 1 when a write mode that its adapter declares durable per write (durablePerWrite in its description.js) lost an acknowledged write.')
+    .epilogue('Databases: a server `bench server start` runs under --cache-dir (postgresql, postgresql_tabular, mysql, neo4j, orientdb, and couchdb on PouchDB Server), or sqlite and duckdb, run in a child process. Exit code 1 when a write mode that its adapter declares durable per write (durablePerWrite in its description.js) lost an acknowledged write.')
     .example('$0 server start postgresql && $0 crash --db postgresql --trials 5', 'five crashes per write mode of the local PostgreSQL')
     .example('$0 crash --db sqlite --trials 3 --json > crash.json', 'SQLite in a child process; the result document on stdout'), command(crashCommand))
   .command('data <action> <dataset>', 'download a real dataset into the cache: `data fetch pokec` gets SNAP\'s two Pokec files (about 540 MB), `data fetch cit-patents` SNAP\'s cit-Patents edge list for the graph suite (about 80 MB); resumes an interrupted download and checks the files', (y) => y
@@ -260,7 +272,16 @@ await yargs(hideBin(process.argv))
     })
     .epilogue('Flags after "--" go to every shard\'s bench run (--host is required: the database server\'s Service). The commands that apply the Job, wait for it, start the merge and fetch the merged result are printed on stderr.')
     .example('$0 k8s job --db postgresql --suite mixed --shards 4 --image registry.example/db-shootout:1 -- --host postgres.bench.svc --workload read-only --ops 1000000 > job.yaml', 'four load pods against the PostgreSQL Service'), command(k8sCommand))
-  .demandCommand(1, 'name a command: run, import, list, generate, check, server, crash, data, report, compare, merge or k8s')
+  // A flag typed with nothing after it is a mistake, never its default (for every command; the flags after "--"
+  // are another command's).
+  .check(() => {
+    const { string, choices } = cli.getOptions();
+    const hints = { ...Object.fromEntries(Object.entries(choices).map(([name, values]) => [name, values.join(', ')])), ...VALUE_HINTS };
+    const empty = emptyValue(hideBin(process.argv), string, hints);
+    if (empty) throw usageError(empty);
+    return true;
+  })
+  .demandCommand(1, `name a command: ${COMMANDS.slice(0, -1).join(', ')} or ${COMMANDS.at(-1)}`)
   .recommendCommands()
   .strict()
   .help()
@@ -275,8 +296,12 @@ await yargs(hideBin(process.argv))
       process.stderr.write(`${formatError(error)}\n`);
       process.exit(ExitCodes.FAILED);
     }
-    const missing = /^Not enough non-option arguments/.test(message ?? '') && MISSING_ARGUMENTS[hideBin(process.argv)[0]];
-    process.stderr.write(`error: ${missing || (message ?? error.message)}\nrun "bench --help" or "bench <command> --help" for usage\n`);
+    const args = hideBin(process.argv);
+    const missing = /^Not enough non-option arguments/.test(message ?? '') && MISSING_ARGUMENTS[args[0]];
+    const flags = Object.keys(cli.getOptions().key ?? {}).filter((name) => name.length > 1);
+    const rewritten = !missing && message ? usageMessage(message, args, COMMANDS, flags) : null;
+    const words = rewritten ? rewritten.split('\n').join('\nerror: ') : missing || (message ?? error.message);
+    process.stderr.write(`error: ${words}\nrun "bench --help" or "bench <command> --help" for usage\n`);
     process.exit(ExitCodes.USAGE);
   })
   .parseAsync();
