@@ -130,7 +130,7 @@ export function jobManifests({
 export async function k8sCommand(argv, { stdout = process.stdout, stderr = process.stderr } = {}) {
   const description = await loadAdapter(argv.db);
   const suite = getSuite(argv.suite);
-  checkShardedSuite(suite.id);
+  checkShardedSuite(suite.id, `--suite ${suite.id}: the shards of bench k8s job run only`);
   if (description.kind !== 'server') throw usageError(`${description.name} runs inside the harness: there is no server for shards to share`);
   if (!Number.isInteger(argv.shards) || argv.shards < 1 || argv.shards > MAX_SHARDS) {
     throw usageError(`--shards must be a whole number from 1 to ${MAX_SHARDS}, got ${argv.shards}`);

@@ -94,9 +94,10 @@ export function runIdOf({ runId, startAt, args }) {
 }
 
 // The shard a `--shard` run may be of: only a suite whose check can be made for one shard's keys.
-export function checkShardedSuite(suiteId) {
+// `what`: the flag or command that asked for shards, as the user typed it (bench k8s job names its --suite).
+export function checkShardedSuite(suiteId, what = '--shard runs') {
   if (!SHARDED_SUITES.includes(suiteId)) {
-    throw usageError(`--shard runs the ${SHARDED_SUITES.join(', ')} suite; the ${suiteId} suite's checks read back what `
+    throw usageError(`${what} the ${SHARDED_SUITES.join(', ')} suite; the ${suiteId} suite's checks read back what `
       + 'every client wrote, which one shard cannot check alone');
   }
 }

@@ -89,7 +89,7 @@ describe('bench k8s job', () => {
     });
     const refusals = [
       [argv({}, ['--host', 'h', '--shard', '0/2']), /--shard after "--" is set by bench k8s job itself/],
-      [argv({ suite: 'social' }), /--shard runs the mixed suite/],
+      [argv({ suite: 'social' }), /^--suite social: the shards of bench k8s job run only the mixed suite; the social suite's checks/],
       [argv({ db: 'sqlite' }), /runs inside the harness/],
       [argv({ shards: 0 }), /--shards must be a whole number from 1/],
       [argv({ cpu: 'lots' }), /--cpu must be a Kubernetes quantity/],
