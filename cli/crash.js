@@ -2,11 +2,11 @@
 // load rather than taken from its description. Progress on stderr; the table, or with --json the result
 // document, on stdout.
 import path from 'node:path';
-import { loadAdapter } from '../adapters/index.js';
+import { adapterIds, loadAdapter } from '../adapters/index.js';
 import { usageError } from '../core/errors.js';
 import { prepareDataset } from '../datasets/dataset.js';
 import { CRASH_KIND, KILL_WINDOW_MS, crashTest } from '../durability/crash.js';
-import { crashTarget } from '../durability/target.js';
+import { crashTarget, crashable } from '../durability/target.js';
 import { formatCount } from '../results/format.js';
 import { createResult, finishResult } from '../results/model.js';
 import { claimResultFile, writeResult } from '../results/write.js';
@@ -52,10 +52,23 @@ export function checkCrashFlags(argv) {
   return true;
 }
 
+// The databases a crash test takes, in the registry's order.
+export async function crashableIds() {
+  const ids = [];
+  for (const id of adapterIds()) if (crashable(await loadAdapter(id))) ids.push(id);
+  return ids;
+}
+
 export async function crashCommand(argv, { stdout = process.stdout } = {}) {
   const description = await loadAdapter(argv.db);
   const cacheDir = argv['cache-dir'];
-  const target = crashTarget(description, { cacheDir, host: argv.host, port: argv.port });
+  let target;
+  try {
+    target = crashTarget(description, { cacheDir, host: argv.host, port: argv.port });
+  } catch (error) {
+    if (error.unsuitable) error.message += `; bench crash takes ${(await crashableIds()).join(', ')}`;
+    throw error;
+  }
   // The connection goes to the local server itself, never to what --host or --port name.
   const options = adapterOptions(description, { ...argv, host: undefined, port: undefined });
   const progress = createProgress({ quiet: argv.quiet });
