@@ -13,7 +13,10 @@ export async function compareCommand(argv, { stdout = process.stdout, stderr = p
   if (argv.out) checkOutputFile(argv.out);
   return reportErrorsAsUsage(async () => {
     const comparison = await createComparison(argv.a, argv.b, { failIfSlowerPct: argv['fail-if-slower'] ?? null });
-    const text = FORMATS[argv.format](comparison);
+    // On stderr before anything else, whatever the format and wherever it goes; a table printed on the terminal
+    // does not repeat them.
+    for (const warning of comparison.warnings) stderr.write(`warning: ${warning}\n`);
+    const text = FORMATS[argv.format](comparison, { warnings: Boolean(argv.out) });
     if (argv.out) {
       await writeFile(argv.out, text);
       stderr.write(`comparison (${argv.format}) written to ${argv.out}\n`);

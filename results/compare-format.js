@@ -54,9 +54,11 @@ function tailLines(comparison) {
       ? `--fail-if-slower ${gate.failIfSlowerPct}%: passed (no workload is significantly slower by more than ${gate.failIfSlowerPct}%)`
       : `--fail-if-slower ${gate.failIfSlowerPct}%: FAILED: ${gate.failed.map((f) => `${f.workload} ${f.reason}`).join('; ')}`);
   }
-  lines.push(...comparison.warnings.map((warning) => `warning: ${warning}`));
   return lines;
 }
+
+// The warnings come first: a reader who stops at the table has seen them.
+const warningLines = (comparison) => comparison.warnings.map((warning) => `warning: ${warning}`);
 
 function align(table) {
   const widths = table[0].map((_, column) => Math.max(...table.map((r) => r[column].length)));
@@ -66,9 +68,13 @@ function align(table) {
 const md = (text) => String(text).replace(/\|/g, '\\|');
 
 export const COMPARE_FORMATS = Object.freeze({
-  table: (comparison) => `${[...headLines(comparison), '', ...align([header(comparison), ...rows(comparison)]), '', ...tailLines(comparison)].join('\n')}\n`,
+  // `warnings: false` where the command has printed them on stderr already (a table on the terminal).
+  table: (comparison, { warnings = true } = {}) => `${[
+    ...(warnings ? warningLines(comparison) : []), ...headLines(comparison), '', ...align([header(comparison), ...rows(comparison)]), '', ...tailLines(comparison),
+  ].join('\n')}\n`,
   markdown: (comparison) => `${[
-    '# db-shootout comparison', '', ...headLines(comparison).map((line) => `- ${md(line)}`), '',
+    '# db-shootout comparison', '', ...warningLines(comparison).map((line) => `> **${md(line)}**`), ...(comparison.warnings.length > 0 ? [''] : []),
+    ...headLines(comparison).map((line) => `- ${md(line)}`), '',
     `| ${header(comparison).map(md).join(' | ')} |`, `|${HEADER.map((_, i) => (NUMERIC.has(i) ? '---:' : '---')).join('|')}|`,
     ...rows(comparison).map((r) => `| ${r.map(md).join(' | ')} |`), '', ...tailLines(comparison).map((line) => `- ${md(line)}`),
   ].join('\n')}\n`,

@@ -55,9 +55,10 @@ export function formatCompareHtml(comparison) {
 <html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title>
 <style>body{font-family:system-ui,sans-serif;margin:2em;max-width:72em}pre{font-size:12px;overflow-x:auto}</style></head>
 <body><h1>${escape(title)}</h1>
+${comparison.warnings.map((warning) => `<p role="alert"><strong>warning: ${escape(warning)}</strong></p>`).join('\n')}
 <h2>Speedup per workload</h2><p>${legend}</p>
 ${speedupChart(comparison)}
-<h2>Figures</h2><pre>${escape(COMPARE_FORMATS.table(comparison))}</pre>
+<h2>Figures</h2><pre>${escape(COMPARE_FORMATS.table(comparison, { warnings: false }))}</pre>
 </body></html>
 `;
 }

@@ -45,7 +45,7 @@ test('the table: one aligned row per workload, words where there is no time, the
   assert.equal(text.endsWith('\n'), true);
 });
 
-test('the summary line for one workload, for none, and the gate and warnings after it', () => {
+test('the summary line for one workload, for none, and the gate after it; the warnings before everything', () => {
   const one = COMPARE_FORMATS.table(comparison({ summary: { compared: 1, notComparable: [] } }));
   assert.match(one, /^summary: geometric mean speedup 1\.265× over 1 workload: b is faster in 1, slower in 0, not significantly different in 1$/m);
   const none = COMPARE_FORMATS.table(comparison({ summary: { geometricMeanSpeedup: null } }));
@@ -54,10 +54,14 @@ test('the summary line for one workload, for none, and the gate and warnings aft
     gate: { failIfSlowerPct: 10, passed: false, failed: [{ workload: 'singleWrite', reason: '25% slower' }, { workload: 'aggregation', reason: 'failed validation in b' }] },
     warnings: ['the results come from different machines'],
   }));
-  assert.deepEqual(failed.trimEnd().split('\n').slice(-2), [
+  assert.deepEqual(failed.trimEnd().split('\n').slice(-1), [
     '--fail-if-slower 10%: FAILED: singleWrite 25% slower; aggregation failed validation in b',
-    'warning: the results come from different machines',
   ]);
+  // The warnings come first, unless the command has printed them on stderr already.
+  assert.equal(failed.split('\n')[0], 'warning: the results come from different machines');
+  assert.doesNotMatch(COMPARE_FORMATS.table(comparison({ warnings: ['the results come from different machines'] }), { warnings: false }), /warning:/);
+  const markdown = COMPARE_FORMATS.markdown(comparison({ warnings: ['the results come from different machines'] }));
+  assert.equal(markdown.split('\n')[2], '> **warning: the results come from different machines**');
   const passed = COMPARE_FORMATS.table(comparison({ gate: { failIfSlowerPct: 50, passed: true, failed: [] } }));
   assert.match(passed, /^--fail-if-slower 50%: passed \(no workload is significantly slower by more than 50%\)$/m);
 });
