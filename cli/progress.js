@@ -59,8 +59,10 @@ export function spinnerText(label, seconds, { frame = 0, done = null } = {}) {
 }
 
 // The line a step prints when it finishes; its count in plain digits, which scripts reading the log look for.
-export function endLine(label, done, seconds) {
-  return done === null ? `${label}: ${seconds.toFixed(2)} s` : `${label}: ${done} in ${seconds.toFixed(2)} s`;
+// `note`: how a step that did not finish ended ("interrupted: 1200 of 30000 done, not recorded").
+export function endLine(label, done, seconds, note = null) {
+  const line = done === null ? `${label}: ${seconds.toFixed(2)} s` : `${label}: ${done} in ${seconds.toFixed(2)} s`;
+  return note ? `${line} (${note})` : line;
 }
 
 // `now` is the clock in milliseconds (injected by tests).
@@ -104,11 +106,11 @@ export function createProgress({ stream = process.stderr, quiet = false, now = (
           log(progressLine(label, done, total, seconds()));
         }
       },
-      stop(done = total) {
+      stop(done = total, note = null) {
         if (stopped) return;
         stopped = true;
         drawn?.stop();
-        log(endLine(label, done, seconds()));
+        log(endLine(label, done, seconds(), note));
         if (drawn) spinners.at(-1)?.show();
       },
     };
@@ -132,10 +134,10 @@ export function createProgress({ stream = process.stderr, quiet = false, now = (
             log(progressLine(label, done, null, seconds()));
           }
         },
-        stop(value = done) {
+        stop(value = done, note = null) {
           if (stopped) return;
           stopped = true;
-          log(endLine(label, counting ? value : null, seconds()));
+          log(endLine(label, counting ? value : null, seconds(), note));
         },
       };
     }
@@ -176,19 +178,19 @@ export function createProgress({ stream = process.stderr, quiet = false, now = (
         done = value;
         if (visible && now() - lastDraw >= SPINNER_INTERVAL_MS) draw();
       },
-      stop(value = done) {
+      stop(value = done, note = null) {
         if (stopped) return;
         stopped = true;
         clearInterval(timer);
         shown.hide();
         spinners.splice(spinners.indexOf(shown), 1);
-        log(endLine(label, counting ? value : null, seconds()));
+        log(endLine(label, counting ? value : null, seconds(), note));
         spinners.at(-1)?.show();
       },
     };
   }
 
-  // { update(done), stop(done) } for a step of `total` steps: a bar for several, a spinner for one step or for an
+  // { update(done), stop(done, note) } for a step of `total` steps: a bar for several, a spinner for one step or for an
   // unknown total (null, undefined); null with --quiet.
   function bar(label, total) {
     if (quiet) return null;

@@ -65,7 +65,13 @@ function interruptible(progress, recorder) {
     } catch (error) {
       progress.log(`\ncould not write the result file: ${errorMessage(error)}`);
     }
-    if (controller.signal.aborted) process.exit(ExitCodes.INTERRUPTED);
+    if (controller.signal.aborted) {
+      // Said whatever --quiet: after this, nothing else tells the user where the runs went.
+      process.stderr.write(recorded
+        ? `\nquit: the runs completed so far are in ${recorder.file}\n`
+        : '\nquit: nothing was recorded (the import had not ended)\n');
+      process.exit(ExitCodes.INTERRUPTED);
+    }
     progress.log(recorded === false
       ? '\ninterrupted: stopping when the import in progress ends (Ctrl-C again to quit at once)'
       : '\ninterrupted: stopping after the operations in flight and writing the completed runs (Ctrl-C again to quit at once)');
@@ -187,12 +193,24 @@ async function execute(rawArgv, { stdout, importOnly, onDone = null }) {
   onDone?.({ file: recorder.file, result: shown });
   if (argv.json) {
     stdout?.write(`${JSON.stringify(shown, null, 2)}\n`);
+    // The table would name them; with the document on stdout, stderr does.
+    for (const line of failureLines(shown)) process.stderr.write(`${line}\n`);
   } else {
     stdout?.write(`\n${importOnly ? formatImport(shown) : formatTable(shown)}\n\nresult: ${recorder.file}\n`);
     if (shard) stdout?.write(`a partial result: shard ${shard.index} of ${shard.count} of run ${shard.runId}; bench merge combines the shards\n`);
   }
   if (result.interrupted) return ExitCodes.INTERRUPTED;
   return failedWorkloads(result).length > 0 ? ExitCodes.FAILED : ExitCodes.OK;
+}
+
+// "failed: singleRead (run 2: 3 wrong answers)" per failed workload, and where the interrupted runs are.
+export function failureLines(result) {
+  const lines = failedWorkloads(result).map((name) => {
+    const run = result.workloads[name].runs?.find((r) => !r.valid);
+    return `failed: ${name}${run ? ` (run ${run.run}: ${run.reason})` : ''}`;
+  });
+  if (result.interrupted) lines.push('interrupted: the runs completed so far are in the document');
+  return lines;
 }
 
 // --cold: before every run, the server restarted (a server `bench server` runs, else --restart-cmd; an embedded

@@ -175,7 +175,7 @@ export function formatTable(result) {
   }
   if (!result.complete) {
     lines.push('');
-    lines.push(result.interrupted ? 'INCOMPLETE: interrupted; the runs completed so far are kept.'
+    lines.push(result.interrupted ? 'INCOMPLETE: interrupted; the runs completed so far are kept (NOT RUN: not reached, or stopped by the interruption before it finished).'
       : `INCOMPLETE: ${result.error?.message ?? 'stopped early'}`);
   }
   return lines.join('\n');

@@ -92,10 +92,12 @@ async function runWorkload({
   let meter = null;
   let outcome;
   let began = null;
+  // The count last shown: a step that threw has no outcome to count from.
+  let shown = 0;
   try {
     startAt = sharded ? await sharded.startAt() : null;
     bar = progress?.bar(step.label ?? `${round.label} ${step.key}`, inputs.length);
-    const onProgress = bar ? (done) => bar.update(done) : undefined;
+    const onProgress = bar ? (done) => { shown = done; bar.update(done); } : undefined;
     meter = await measureRun(server);
     if (startAt !== null) await sleepUntil(startAt);
     began = wallNow();
@@ -113,7 +115,9 @@ async function runWorkload({
     });
   } finally {
     if (meter) usage.resources = await meter.stop(outcome?.clients);
-    bar?.stop();
+    // The count that completed, never the total: an interrupted or failed step must not read as finished.
+    const unfinished = !outcome ? 'failed' : outcome.aborted ? `interrupted: ${outcome.completed} of ${inputs.length} done, not recorded` : null;
+    bar?.stop(outcome ? outcome.completed : shown, unfinished);
     await clients?.close();
   }
   if (outcome.aborted) return null;

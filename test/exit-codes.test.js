@@ -37,3 +37,18 @@ test('bench run exits with 1 and names the workload when a reused store answers 
   assert.equal(result.workloads.aggregation.summary, null);
   assert.ok(result.workloads.aggregation.runs.every((run) => run.valid === false && run.ms === undefined));
 });
+
+test('with --json the failed workload is named on stderr, the document alone on stdout', { timeout: 120_000 }, async () => {
+  const store = path.join(work, 'store-json.sqlite');
+  const args = (out) => ['run', '--scale', 'tiny', '--runs', '2', '--workload', 'aggregation', '--database', store, '--out', path.join(work, out), '--json'];
+  const clean = await bench(args('json-clean'));
+  assert.equal(clean.code, 0, clean.stderr);
+  assert.doesNotMatch(clean.stderr, /^failed: /m);
+  const db = new Database(store);
+  db.prepare("UPDATE dbshootout_profiles SET doc = json_set(doc, '$.AGE', 500) WHERE _key = (SELECT min(_key) FROM dbshootout_profiles)").run();
+  db.close();
+  const { code, stdout, stderr } = await bench(args('json-wrong'));
+  assert.equal(code, 1, stderr);
+  assert.equal(JSON.parse(stdout).workloads.aggregation.status, 'failed');
+  assert.match(stderr, /^failed: aggregation \(run 1: 1 wrong answers?\)$/m);
+});

@@ -11,7 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
 import { after, test } from 'node:test';
 import memory from '../adapters/memory/description.js';
-import { barStatus, createProgress, formatDuration, progressLine, spinnerText, timing } from '../cli/progress.js';
+import { barStatus, createProgress, endLine, formatDuration, progressLine, spinnerText, timing } from '../cli/progress.js';
 import { writeDataset } from '../datasets/dataset.js';
 import { POKEC_FILES, fetchPokec } from '../datasets/fetch.js';
 import { generate } from '../datasets/generate.js';
@@ -95,6 +95,17 @@ test('durations read as seconds, minutes and hours, and "?" for what is no durat
   assert.equal(formatDuration(713.497), '11 min 53 s');
   assert.equal(formatDuration(7500), '2 h 05 min');
   for (const nothing of [Infinity, -Infinity, NaN, -1, undefined]) assert.equal(formatDuration(nothing), '?');
+});
+
+test('a step that did not finish ends on the count it reached and how it ended, never on its total', () => {
+  assert.equal(endLine('get n=2000 c=1', 2000, 0.5), 'get n=2000 c=1: 2000 in 0.50 s');
+  assert.equal(endLine('get n=2000 c=1', 712, 0.5, 'interrupted: 712 of 2000 done, not recorded'), 'get n=2000 c=1: 712 in 0.50 s (interrupted: 712 of 2000 done, not recorded)');
+  const lines = [];
+  const progress = createProgress({ stream: { isTTY: false, write: (text) => lines.push(text) } });
+  progress.bar('get', 2000).stop(712, 'interrupted: 712 of 2000 done, not recorded');
+  progress.bar('update', 2000).stop();
+  assert.match(lines[0], /^get: 712 in [\d.]+ s \(interrupted: 712 of 2000 done, not recorded\)\n$/);
+  assert.match(lines[1], /^update: 2000 in [\d.]+ s\n$/);
 });
 
 test('a progress line gives the count, the rate and the time left', () => {

@@ -95,7 +95,7 @@ test('an embedded database run once with a serial driver, its import reused, sto
   ]);
   // Without the error's message, and interrupted.
   assert.equal(formatTable({ ...result, error: null }).split('\n').at(-1), 'INCOMPLETE: stopped early');
-  assert.equal(formatTable({ ...result, interrupted: true }).split('\n').at(-1), 'INCOMPLETE: interrupted; the runs completed so far are kept.');
+  assert.equal(formatTable({ ...result, interrupted: true }).split('\n').at(-1), 'INCOMPLETE: interrupted; the runs completed so far are kept (NOT RUN: not reached, or stopped by the interruption before it finished).');
 });
 
 test('another suite names itself and its data\'s label; the offline import\'s time; no resources line without figures', () => {
