@@ -219,7 +219,7 @@ describe('bench server on the command line', () => {
     const cacheDir = freshDir('cache');
     for (const [args, message] of [
       [['install', 'neo4j', '--version', '5.x'], 'error: malformed version "5.x"'],
-      [['start', 'orientdb', '--version', ''], 'error: malformed version ""'],
+      [['start', 'orientdb', '--version', ''], 'error: --version needs a value'],
       [['start', 'postgresql', '--version', '16'], 'error: --version does not apply to PostgreSQL'],
       [['install', 'neo4j', '--version', '4.4.30'], 'error: Neo4j 4.4.30 is not supported'],
       [['stop', 'neo4j', '--version', '5.24.2'], 'error: --version applies to install and start'],
