@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { reportBlocks } from './blocks.js';
+import { noIntervalText, reportBlocks } from './blocks.js';
 import { suiteRendering } from './suites/index.js';
 
 const require = createRequire(import.meta.url);
@@ -40,7 +40,7 @@ export function chartData(report) {
   const several = ids.length > 1;
   const label = (id, f) => {
     if (f.status !== 'passed') return `${id} (${f.status})`;
-    return `${id}${f.significant === false ? ' ~' : ''}${f.clientBound ? ' !' : ''}`;
+    return `${id}${f.noInterval ? ` (${noIntervalText(f.noInterval)})` : ''}${f.significant === false ? ' ~' : ''}${f.clientBound ? ' !' : ''}`;
   };
   // A bar the overview cannot draw is named instead: its status, or n/a without a baseline time.
   const missing = (f) => (f.status !== 'passed' ? f.status : f.normalisedPct === null ? 'n/a' : null);
@@ -57,6 +57,7 @@ export function chartData(report) {
         values: compared.map((w) => w.results[id].normalisedPct),
         missing: compared.map((w) => missing(w.results[id])),
         notSignificant: compared.map((w) => w.results[id].significant === false),
+        noInterval: compared.map((w) => (w.results[id].noInterval ? noIntervalText(w.results[id].noInterval) : null)),
       })),
     } : null,
     normalised: several ? compared.map((w) => ({
@@ -152,7 +153,8 @@ const pageScript = (suiteScript) => `
           tooltip: { callbacks: { label: function (item) {
             var database = data.overview.databases[item.datasetIndex];
             var word = database.missing[item.dataIndex];
-            return database.id + ': ' + (word || item.raw + '%' + (database.notSignificant[item.dataIndex] ? ' (~ not significant)' : ''));
+            var interval = database.noInterval[item.dataIndex];
+            return database.id + ': ' + (word || item.raw + '%' + (interval ? ' (' + interval + ')' : database.notSignificant[item.dataIndex] ? ' (~ not significant)' : ''));
           } } },
         },
         scales: { y: { beginAtZero: true, title: { display: true, text: '% of ' + data.baseline + "'s median time (lower is better)" } } },

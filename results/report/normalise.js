@@ -44,17 +44,20 @@ export function chooseBaseline(databases, comparedNames, requested) {
 
 // `results`: { [databaseId]: { status, medianMs, ci } } of one workload. Adds to each database's figures
 // `normalisedPct` (null without a passed time of its own and of the baseline) and `significant`: true when
-// the intervals are apart, false when they overlap or either database has fewer than two runs (no interval),
-// null for the baseline itself and where there is no percentage.
+// the intervals are apart, false when they overlap, null for the baseline itself, where there is no percentage,
+// and where either database has fewer than two runs: then no interval can be given, and `noInterval` holds the
+// fewer runs of the two (a difference of any size may be noise, and saying "not significant" would claim a test
+// that was never made).
 export function normaliseWorkload(results, baselineId) {
   const baseline = results[baselineId];
   const baselinePassed = baseline?.status === 'passed' && baseline.medianMs > 0;
   return Object.fromEntries(Object.entries(results).map(([id, figures]) => {
     if (figures.status !== 'passed' || !baselinePassed) return [id, { ...figures, normalisedPct: null, significant: null }];
     if (id === baselineId) return [id, { ...figures, normalisedPct: 100, significant: null }];
-    const apart = figures.ci && baseline.ci
-      ? !intervalsOverlap({ low: figures.ci.lowMs, high: figures.ci.highMs }, { low: baseline.ci.lowMs, high: baseline.ci.highMs })
-      : false;
-    return [id, { ...figures, normalisedPct: round1((figures.medianMs / baseline.medianMs) * 100), significant: apart }];
+    const noInterval = !figures.ci || !baseline.ci ? Math.min(figures.runs ?? 1, baseline.runs ?? 1) : null;
+    const normalisedPct = round1((figures.medianMs / baseline.medianMs) * 100);
+    if (noInterval !== null) return [id, { ...figures, normalisedPct, significant: null, noInterval }];
+    const apart = !intervalsOverlap({ low: figures.ci.lowMs, high: figures.ci.highMs }, { low: baseline.ci.lowMs, high: baseline.ci.highMs });
+    return [id, { ...figures, normalisedPct, significant: apart }];
   }));
 }

@@ -68,6 +68,7 @@ test('two databases: the summary, then the matrix relative to the baseline, word
     'databases: a, b',
     'baseline: a (named with --baseline)',
     'terms: not recorded in these results (run before durability terms were recorded): the databases may have written under different durability',
+    'intervals: none where a database or the baseline has 1 run (marked "1 run: no interval"): a difference of any size may be noise; --runs 3 or more gives a 95% interval',
   ]);
   const matrix = block(report, 'normalised');
   assert.equal(matrix.title, 'Median time relative to a (= 100%; lower is faster)');
@@ -75,7 +76,7 @@ test('two databases: the summary, then the matrix relative to the baseline, word
   assert.deepEqual(matrix.rows, [
     ['singleRead', '100% (baseline)', '281.8% !'],
     ['aggregation', 'failed', 'n/a (no baseline time)'],
-    ['neighbors', '100% (baseline)', '2,000% ~'],
+    ['neighbors', '100% (baseline)', '2,000% (1 run: no interval)'],
     ['shortestPath', 'not run', 'unsupported'],
   ]);
   assert.equal(report.warnings.length, 3);
@@ -93,7 +94,7 @@ test('two databases: the workload tables, each database a row, the figures only 
     ['aggregation', '10', 'a', 'failed: 2 wrong answers', '', '', '', '', '', '', ''],
     ['', '', 'b', 'ok', '1', '5.00', 'n/a (one run)', '2,000', '0.500', '2.50', 'n/a (no baseline time)'],
     ['neighbors', '10', 'a', 'ok', '3', '1.00', '1.00 – 1.00', '10,000', '0.100', '0.500', '100% (baseline)'],
-    ['', '', 'b', 'ok', '1', '20.00', 'n/a (one run)', '500', '2.00', '10.00', '2,000% ~'],
+    ['', '', 'b', 'ok', '1', '20.00', 'n/a (one run)', '500', '2.00', '10.00', '2,000% (1 run: no interval)'],
     ['shortestPath', '', 'a', 'not run', '', '', '', '', '', '', ''],
     ['', '', 'b', 'unsupported', '', '', '', '', '', '', ''],
   ]);
@@ -143,9 +144,16 @@ test('two databases: resources with n/a where not measured, and what another per
 
 test('the legend gives the interval\'s level, method, resamples and seed', () => {
   const legend = block(buildReport(twoDatabases()), 'legend');
-  assert.deepEqual(legend.items.map((item) => item.label), ['~', '!', 'failed', 'unsupported', 'not run', 'n/a', '95% CI']);
-  assert.match(legend.items[0].lines[0], /^not significant: the 95% interval of the median overlaps/);
-  assert.deepEqual(legend.items[6].lines, ['percentile bootstrap of the median (10,000 resamples, seed 1)']);
+  assert.deepEqual(legend.items.map((item) => item.label), ['~', 'no interval', '!', 'failed', 'unsupported', 'not run', 'n/a', '95% CI']);
+  assert.equal(legend.items[0].lines[0], 'not significant: the 95% interval of the median overlaps the baseline\'s; the difference may be noise');
+  assert.deepEqual(legend.items[7].lines, ['percentile bootstrap of the median (10,000 resamples, seed 1)']);
+  // Every database with enough runs: no word of a missing interval.
+  const [a, b] = twoDatabases();
+  b.result.workloads.neighbors = passed([20, 21, 22]);
+  b.result.workloads.aggregation = passed([5, 6, 7]);
+  const three = buildReport([a, b], { baseline: 'a' });
+  assert.deepEqual(block(three, 'legend').items.map((item) => item.label), ['~', '!', 'failed', 'unsupported', 'not run', 'n/a', '95% CI']);
+  assert.ok(!block(three, 'summary').lines.some((line) => line.startsWith('intervals:')));
 });
 
 test('one database: absolute figures, no matrix, no percentages; the datasets the files held besides', () => {
@@ -196,7 +204,8 @@ test('the kinds and titles of the lists, every line of the legend, the warnings\
     ['legend', 'list', 'Legend'],
     ['warnings', 'list', 'Warnings'],
   ]);
-  assert.deepEqual(block(report, 'legend').items.slice(1, 6), [
+  assert.deepEqual(block(report, 'legend').items.slice(1, 7), [
+    { label: 'no interval', lines: ['1 run: no interval (the fewer runs of the database and the baseline): an interval needs 2 runs or more, so a difference of any size may be noise; --runs 3 or more gives one'] },
     { label: '!', lines: ['client was the bottleneck: in at least one run the harness process itself used more than 85% of a core, so the figure may understate the database'] },
     { label: 'failed', lines: ['a wrong answer or an error in at least one run: no time is given'] },
     { label: 'unsupported', lines: ['the adapter does not implement the operation'] },
@@ -263,7 +272,7 @@ test('equal terms: said after the baseline, a terms row per database above the f
   const report = buildReport([withTerm(a, 'relaxed'), withTerm(b, 'relaxed')], { baseline: 'a' });
   assert.deepEqual(report.terms, { equal: true, line: 'terms: every database wrote under the relaxed durability term, read back from each server' });
   assert.equal(report.comparison.refused, false);
-  assert.deepEqual(block(report, 'summary').lines.at(-1), report.terms.line);
+  assert.deepEqual(block(report, 'summary').lines.slice(-2), [report.terms.line, 'intervals: none where a database or the baseline has 1 run (marked "1 run: no interval"): a difference of any size may be noise; --runs 3 or more gives a 95% interval']);
   const terms = block(report, 'terms');
   assert.deepEqual(terms.header, ['database', 'durability', 'read back from the server', 'cache', 'cores', 'version']);
   assert.deepEqual(terms.rows, [

@@ -40,13 +40,13 @@ test('several databases: the overview and each workload\'s chart, labelled with 
   assert.deepEqual(data.overview, {
     workloads: ['singleRead', 'aggregation', 'neighbors'],
     databases: [
-      { id: 'a', values: [100, 100, null], missing: [null, null, 'failed'], notSignificant: [false, false, false] },
-      { id: 'b<x>', values: [281.8, 100, null], missing: [null, null, 'n/a'], notSignificant: [false, true, false] },
+      { id: 'a', values: [100, 100, null], missing: [null, null, 'failed'], notSignificant: [false, false, false], noInterval: [null, null, null] },
+      { id: 'b<x>', values: [281.8, 100, null], missing: [null, null, 'n/a'], notSignificant: [false, false, false], noInterval: [null, '1 run: no interval', null] },
     ],
   });
   assert.deepEqual(data.normalised, [
     { workload: 'singleRead', labels: ['a', 'b<x> !'], values: [100, 281.8], baselineIndex: 0 },
-    { workload: 'aggregation', labels: ['a', 'b<x> ~'], values: [100, 100], baselineIndex: 0 },
+    { workload: 'aggregation', labels: ['a', 'b<x> (1 run: no interval)'], values: [100, 100], baselineIndex: 0 },
     { workload: 'neighbors', labels: ['a (failed)', 'b<x>'], values: [null, null], baselineIndex: 0 },
   ]);
   assert.equal(data.throughput, null);
@@ -85,7 +85,7 @@ test('the page: the policy, the title, the summary first, each chart section, th
   assert.ok(html.startsWith('<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'));
   assert.ok(html.includes(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">`));
   assert.ok(html.includes('<title>db-shootout report: a, b&lt;x&gt;</title>'));
-  assert.ok(html.includes('<h1>db-shootout report</h1>\n<ul class="summary"><li>dataset: d (? s, ? profiles, ? relations, seed 1)</li><li>databases: a, b&lt;x&gt;</li><li>baseline: a (named with --baseline)</li><li>terms: not recorded in these results (run before durability terms were recorded): the databases may have written under different durability</li></ul>\n'));
+  assert.ok(html.includes('<h1>db-shootout report</h1>\n<ul class="summary"><li>dataset: d (? s, ? profiles, ? relations, seed 1)</li><li>databases: a, b&lt;x&gt;</li><li>baseline: a (named with --baseline)</li><li>terms: not recorded in these results (run before durability terms were recorded): the databases may have written under different durability</li><li>intervals: none where a database or the baseline has 1 run (marked &quot;1 run: no interval&quot;): a difference of any size may be noise; --runs 3 or more gives a 95% interval</li></ul>\n'));
   const order = [
     '<section><h2>Overview: median time per workload, a = 100% (lower is better)</h2><div id="chart-overview"></div></section>',
     '<section><h2>Median time per workload, a = 100%</h2><div class="grid" id="chart-normalised"></div></section>',
@@ -134,7 +134,7 @@ test('HTML special characters are escaped in every block', () => {
 test('the page\'s parts one line apart: the summary, the chart sections, the blocks, the items of a list; no suite script of its own', () => {
   const html = formatReportHtml(twoDatabases());
   // The generic report has no suite section: the overview right after the summary, the workloads' charts on the next line.
-  assert.ok(html.includes('<li>baseline: a (named with --baseline)</li><li>terms: not recorded in these results (run before durability terms were recorded): the databases may have written under different durability</li></ul>\n<section><h2>Overview: median time per workload, a = 100% (lower is better)</h2><div id="chart-overview"></div></section>\n<section><h2>Median time per workload, a = 100%</h2>'));
+  assert.ok(html.includes('<li>baseline: a (named with --baseline)</li><li>terms: not recorded in these results (run before durability terms were recorded): the databases may have written under different durability</li><li>intervals: none where a database or the baseline has 1 run (marked &quot;1 run: no interval&quot;): a difference of any size may be noise; --runs 3 or more gives a 95% interval</li></ul>\n<section><h2>Overview: median time per workload, a = 100% (lower is better)</h2><div id="chart-overview"></div></section>\n<section><h2>Median time per workload, a = 100%</h2>'));
   assert.ok(html.includes('</table></section>\n<section id="resources">'));
   assert.ok(html.includes('</dd>\n<dt>b&lt;x&gt; (b&lt;x&gt;)</dt>'));
   const scripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((match) => match[1]);

@@ -1,6 +1,6 @@
 // `bench report` on synthetic documents (made up here, nothing but what the report reads): pooled medians,
 // ops/s, and the "not significant" mark, which must sit on the figures whose interval overlaps the baseline's
-// and on no other, in every format.
+// and on no other, in every format; a figure with a single run has no interval, and says so instead.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { chartData } from '../../results/report/html.js';
@@ -15,7 +15,7 @@ function synthetic(db, times, { file = `${db}.json`, ops = 10 } = {}) {
 }
 
 // singleRead: sqlite's range [20, 22] is apart from the baseline's [10, 12]; aggregation: [11, 13] overlaps it;
-// neighbors: one run of sqlite, so no interval and nothing shown.
+// neighbors: one run of sqlite, so no interval: said as such, never as "not significant".
 function report() {
   return buildReport([
     synthetic('postgresql', { singleRead: [10, 11, 12], aggregation: [10, 11, 12], neighbors: [10, 11, 12] }),
@@ -25,27 +25,28 @@ function report() {
 
 const row = (text, start) => text.split('\n').find((line) => line.trimStart().startsWith(start));
 
-test('the model: significant only when the intervals are apart', () => {
+test('the model: significant only when the intervals are apart; without an interval, neither', () => {
   const by = Object.fromEntries(report().workloads.map((w) => [w.name, w.results.sqlite]));
-  assert.deepEqual([by.singleRead.significant, by.aggregation.significant, by.neighbors.significant], [true, false, false]);
+  assert.deepEqual([by.singleRead.significant, by.aggregation.significant, by.neighbors.significant], [true, false, null]);
+  assert.deepEqual([by.singleRead.noInterval, by.aggregation.noInterval, by.neighbors.noInterval], [undefined, undefined, 1]);
   assert.deepEqual([by.singleRead.normalisedPct, by.aggregation.normalisedPct, by.neighbors.normalisedPct], [190.9, 109.1, 272.7]);
 });
 
-test('table and Markdown put ~ on the figures that are not significant, and only on them', () => {
+test('table and Markdown put ~ on the figures that are not significant, and only on them; "1 run: no interval" on a single run', () => {
   for (const format of ['table', 'markdown']) {
     const text = REPORT_FORMATS[format](report());
     const matrix = text.slice(0, text.indexOf('Workloads'));
     assert.match(row(matrix, format === 'table' ? 'singleRead ' : '| singleRead '), /190\.9%(?! ~)/, format);
     assert.doesNotMatch(row(matrix, format === 'table' ? 'singleRead ' : '| singleRead '), /~/, format);
     assert.match(row(matrix, format === 'table' ? 'aggregation ' : '| aggregation '), /109\.1% ~/, format);
-    assert.match(row(matrix, format === 'table' ? 'neighbors ' : '| neighbors '), /272\.7% ~/, format);
+    assert.match(row(matrix, format === 'table' ? 'neighbors ' : '| neighbors '), /272\.7% \(1 run: no interval\)(?! ~)/, format);
     assert.doesNotMatch(matrix.split('\n').filter((line) => /100% \(baseline\)/.test(line)).join('\n'), /baseline\) ~/, `${format}: never on the baseline`);
   }
 });
 
 test('the HTML charts label the databases that are not significant with ~, and only them', () => {
   const labels = Object.fromEntries(chartData(report()).normalised.map((chart) => [chart.workload, chart.labels]));
-  assert.deepEqual(labels, { singleRead: ['postgresql', 'sqlite'], aggregation: ['postgresql', 'sqlite ~'], neighbors: ['postgresql', 'sqlite ~'] });
+  assert.deepEqual(labels, { singleRead: ['postgresql', 'sqlite'], aggregation: ['postgresql', 'sqlite ~'], neighbors: ['postgresql', 'sqlite (1 run: no interval)'] });
 });
 
 test('CSV gives significance as true or false, empty for the baseline', () => {
