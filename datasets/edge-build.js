@@ -275,7 +275,7 @@ function progress(onProgress, phase, total) {
 // is filled in as the file is read. Resolves with the counts and the weights' origin.
 export async function buildEdges({ file, bytes, out, seed, skipBad, stats, onProgress }) {
   let read = 0;
-  const reading = progress(onProgress, 'reading edges', bytes);
+  const reading = progress(onProgress, 'reading the edge file (bytes)', bytes);
   const list = await readBlocks(file, { skipBad, stats, onBytes: (length) => reading(read += length) });
   if (list.edges === 0) {
     throw new BenchError(ErrorCodes.DATASET, `${file}: holds no edge (${list.selfLoops} self-loops, which are left out)`);

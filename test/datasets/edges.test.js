@@ -287,9 +287,9 @@ test('synthetic: the relations of the synthetic dataset with derived weights', a
   const dataset = await prepareEdges({ dataset: 'synthetic', scale: 'tiny', seed: 3, cacheDir, onProgress });
   assert.equal(dataset.dir, path.join(cacheDir, 'datasets', 'graph-synthetic-tiny-s3'));
   const edgePhases = phases.filter(({ phase }) => /edges$/.test(phase));
-  assert.deepEqual([...new Set(edgePhases.map(({ phase }) => phase))], ['reading edges', 'sorting edges', 'writing edges']);
+  assert.deepEqual([...new Set(edgePhases.map(({ phase }) => phase))], ['reading the edge file (bytes)', 'sorting edges', 'writing edges']);
   assert.deepEqual(edgePhases.at(-1), { phase: 'writing edges', done: dataset.edges, total: dataset.edges });
-  const read = edgePhases.filter(({ phase }) => phase === 'reading edges').at(-1);
+  const read = edgePhases.filter(({ phase }) => phase === 'reading the edge file (bytes)').at(-1);
   assert.equal(read.done, read.total, 'every byte of the source read');
   const relations = (await readFile(path.join(cacheDir, 'datasets', 'synthetic-tiny-s3', RELATIONS_FILE), 'utf8'))
     .split('\n').slice(0, -1).map((line) => line.split('\t').map(Number));
