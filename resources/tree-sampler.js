@@ -139,7 +139,9 @@ export function sampleTree(pid, { intervalMs = SAMPLE_INTERVAL_MS, read = readTr
       stopTimer();
       if (totals.samples === 0) return null;
       const cpuMeanPct = totals.elapsedMs > 0 ? percent(totals.ticks, totals.elapsedMs) : null;
-      const cpuPeakPct = cpuMeanPct === null ? null : Math.max(totals.cpuPeakPct ?? 0, cpuMeanPct);
+      // The mean of a span shorter than a peak's interval is ticks' rounding too: it cannot set the peak.
+      const meanCounts = cpuMeanPct !== null && totals.elapsedMs >= MIN_PEAK_INTERVAL_MS;
+      const cpuPeakPct = meanCounts ? Math.max(totals.cpuPeakPct ?? 0, cpuMeanPct) : totals.cpuPeakPct;
       return {
         rssPeakBytes: totals.rssPeak,
         rssMeanBytes: Math.round(totals.rssSum / totals.samples),

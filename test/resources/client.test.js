@@ -43,6 +43,16 @@ test('the client meter sees a busy harness and a blocked event loop, also when t
   assert.ok(figures.cpuPct > 0 && figures.wallMs >= 290, JSON.stringify(figures));
 });
 
+test('a span too short for the kernel\'s accounting has no CPU share at all', () => {
+  const meter = meterClient();
+  const figures = meter.stop();
+  assert.ok(figures.wallMs < 100, `${figures.wallMs} ms`);
+  assert.equal(figures.cpuPct, null);
+  // The busiest of several processes, and none when no process has a figure.
+  assert.equal(combineClients([{ ...figures }, { ...figures }]).client.cpuPct, null);
+  assert.equal(combineClients([{ ...figures }, { ...figures, cpuPct: 40, wallMs: 500 }]).client.cpuPct, 40);
+});
+
 test('an idle harness has a small event-loop delay and little CPU', async () => {
   const meter = meterClient();
   await sleep(500);

@@ -188,6 +188,20 @@ test('a short burst at the end cannot set the peak alone, and the peak is never 
   assert.equal(figures.cpuPeakPct, 54.5);
 });
 
+test('a run shorter than a peak\'s interval has a mean but no peak: its ticks cannot say one', async () => {
+  const readings = [
+    { at: 0, ticks: new Map([['1:1', 0], ['2:1', 0]]), rssBytes: 10 },
+    // 11 ticks of two processes in 30 ms: 367% on a machine of two cores, rounding and nothing else.
+    { at: 30, ticks: new Map([['1:1', 6], ['2:1', 5]]), rssBytes: 10 },
+  ];
+  let reads = 0;
+  const sampler = sampleTree(1, { intervalMs: 1000, read: async () => readings[reads++] ?? null });
+  await sampler.ready;
+  const figures = await sampler.stop();
+  assert.equal(figures.cpuMeanPct, 366.7);
+  assert.equal(figures.cpuPeakPct, null);
+});
+
 test('CPU ticks between readings: new processes count whole, exited ones stop counting, pids are not confused', () => {
   const known = new Map();
   assert.equal(ticksSince(known, new Map([['10:1', 100], ['11:1', 5]])), 105);
