@@ -68,7 +68,7 @@ function workloadResources(entries) {
 }
 
 // When a run lacks its histogram the latency figures are the medians of the runs' own percentiles.
-function latencies(runs) {
+export function latencies(runs) {
   const merged = mergeLatencies(runs);
   if (merged) return { ...merged, source: 'merged histograms' };
   const withLatency = runs.filter((run) => run.latencyMs);

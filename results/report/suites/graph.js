@@ -224,7 +224,7 @@ function amplificationTable(report) {
 
 function notes(report) {
   const items = [
-    { label: 'requests/s', lines: ['requests per run over the time of the median run of every valid run of that database and edge list (for an even number of runs the faster of the middle two), as the terminal table; a batched write carries 500 edges per request, hence its edges/s'] },
+    { label: 'requests/s', lines: ['requests per run over the median time of every valid run of that database and edge list (for an even number of runs the mean of the middle two, as every table of the report), as the terminal table; a batched write carries 500 edges per request, hence its edges/s'] },
     { label: 'read/written', lines: ['bytes the server\'s process tree read from and wrote to storage per request (/proc/<pid>/io); for an embedded database the harness\'s process, which holds it ("counted in"); page-cache hits read 0; n/a where no process was sampled'] },
     { label: 'amplification', lines: ['those bytes over the logical bytes of the edges answered or written, 12 bytes an edge'] },
     { label: 'on disk', lines: ['the edge collection with its indexes as the adapter measures it, after the import and after each write workload before its undo; else the namespace or the server\'s whole data directory, as the import table says'] },
