@@ -244,19 +244,29 @@ describe('open loop, exactly', () => {
 
 describe('open loop, its clock', () => {
   test('a low rate sleeps between sends instead of spinning, and sends each operation on time', async () => {
-    const before = process.cpuUsage();
-    const outcome = await executeOpenLoop({ inputs: range(10), call: async (a, i) => { await sleep(2); return i; }, adapter: null, rate: 20, times: true });
-    const cpu = process.cpuUsage(before);
-    assert.ok((cpu.user + cpu.system) / 1000 < 200, `${(cpu.user + cpu.system) / 1000} ms of CPU for 450 ms of schedule`);
-    // Operation i is due at i * 50 ms: sent within a few milliseconds of it, its latency counted from then.
-    const { mean, max } = outcome.openLoop.sendLagMs;
-    assert.ok(mean >= 0 && mean <= max && max < 25, `send lag ${mean} ms on average, ${max} ms at most`);
-    for (let i = 0; i < 10; i += 1) {
-      const lag = outcome.latencies[i] - (outcome.times.ends[i] - outcome.times.starts[i]);
-      assert.ok(lag >= -1e-9 && lag < 25, `operation ${i}: sent ${lag} ms after it was due`);
-      assert.ok(i === 0 || outcome.times.starts[i] - outcome.times.starts[0] >= i * 50 - 1, `operation ${i} sent before it was due`);
+    // Up to three tries: on a loaded machine a timer may fire tens of milliseconds late (31 ms once in a CI run
+    // beside a CPU hog and another CI run), which is the machine's lag, not the schedule's. Never sending early
+    // and never spinning hold in every try.
+    for (let attempt = 1; ; attempt += 1) {
+      const before = process.cpuUsage();
+      const outcome = await executeOpenLoop({ inputs: range(10), call: async (a, i) => { await sleep(2); return i; }, adapter: null, rate: 20, times: true });
+      const cpu = process.cpuUsage(before);
+      assert.ok((cpu.user + cpu.system) / 1000 < 200, `${(cpu.user + cpu.system) / 1000} ms of CPU for 450 ms of schedule`);
+      const { mean, max } = outcome.openLoop.sendLagMs;
+      const lags = [];
+      for (let i = 0; i < 10; i += 1) {
+        const lag = outcome.latencies[i] - (outcome.times.ends[i] - outcome.times.starts[i]);
+        assert.ok(lag >= -1e-9, `operation ${i}: its latency counted from before it was sent (${lag} ms)`);
+        assert.ok(i === 0 || outcome.times.starts[i] - outcome.times.starts[0] >= i * 50 - 1, `operation ${i} sent before it was due`);
+        lags.push(lag);
+      }
+      // Operation i is due at i * 50 ms: sent within a few milliseconds of it, its latency counted from then.
+      const onTime = mean >= 0 && mean <= max && max < 25 && lags.every((lag) => lag < 25) && outcome.wallMs >= 450 && outcome.wallMs < 600;
+      if (onTime) return;
+      if (attempt === 3) {
+        assert.fail(`send lag ${mean} ms on average, ${max} ms at most; operations sent ${lags.map((lag) => lag.toFixed(1)).join(', ')} ms late; span ${outcome.wallMs} ms`);
+      }
     }
-    assert.ok(outcome.wallMs >= 450 && outcome.wallMs < 600, `span ${outcome.wallMs}`);
   });
 
   test('no stall while nothing is in flight between sends, nor while one operation is answered within the timeout', async () => {
