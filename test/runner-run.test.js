@@ -90,7 +90,9 @@ test('each workload is timed and validated in every run, from a fresh connection
   assert.deepEqual([ok.status, ok.runs.length, ok.ops], ['passed', 3, 4]);
   for (const r of ok.runs) {
     assert.ok(r.ms > 0 && r.opsPerSec > 0 && r.latencyMs.max > 0 && typeof r.histogram === 'string', JSON.stringify(r));
-    assert.equal(typeof r.resources.client.cpuPct, 'number', 'what the harness used during the run');
+    // What the harness used during the run: a few operations are too short a span for a CPU share (null).
+    assert.ok('cpuPct' in r.resources.client && (r.resources.client.cpuPct === null || r.ms >= 100), JSON.stringify(r.resources));
+    assert.equal(typeof r.resources.client.eventLoopDelayP99Ms, 'number');
   }
   assert.deepEqual(ok.runs.map((r) => r.run), [1, 2, 3]);
 
