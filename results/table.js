@@ -35,7 +35,7 @@ function resourcesLine(resources, db) {
   const { server, client } = resources;
   if (server && typeof server.rssPeakBytes === 'number') {
     parts.push(`server (${server.source}, pid ${server.pid}) peak ${formatBytes(server.rssPeakBytes)} resident, `
-      + `CPU peak ${server.cpuPeakPct}% mean ${server.cpuMeanPct}%`);
+      + `CPU peak ${server.cpuPeakPct === null ? 'n/a (no run of 0.5 s or more)' : `${server.cpuPeakPct}%`} mean ${server.cpuMeanPct}%`);
   }
   if (typeof client.cpuPeakPct === 'number') {
     parts.push(`harness${db.kind === 'embedded' ? ` (with ${db.name} inside)` : ''} CPU peak ${client.cpuPeakPct}%`

@@ -70,6 +70,14 @@ test('the terminal table of a server\'s social run: the import, the resources, t
   ]);
 });
 
+test('a server whose runs were all too short for a CPU peak says so, never "null%"', () => {
+  const result = socialResult();
+  result.resources.server = { ...result.resources.server, cpuPeakPct: null };
+  const line = formatTable(result).split('\n')[2];
+  assert.match(line, /CPU peak n\/a \(no run of 0\.5 s or more\) mean 90\.5%/);
+  assert.doesNotMatch(line, /null/);
+});
+
 test('an embedded database run once with a serial driver, its import reused, stopped by an error', () => {
   const result = {
     ...socialResult(),
