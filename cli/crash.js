@@ -66,7 +66,8 @@ export async function crashCommand(argv, { stdout = process.stdout } = {}) {
   try {
     target = crashTarget(description, { cacheDir, host: argv.host, port: argv.port });
   } catch (error) {
-    if (error.unsuitable) error.message += `; bench crash takes ${(await crashableIds()).join(', ')}`;
+    // Refused for what the database is, not for the state of its server: say which databases it takes.
+    if (!crashable(description)) error.message += `; bench crash takes ${(await crashableIds()).join(', ')}`;
     throw error;
   }
   // The connection goes to the local server itself, never to what --host or --port name.

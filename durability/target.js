@@ -11,8 +11,6 @@ import { crashModes } from './load.js';
 const EMBEDDED_ON_DISK = new Set(['sqlite', 'duckdb']);
 
 const refuse = (reason) => usageError(`cannot crash a server it did not start: ${reason}`);
-// A refusal of the database itself (not of the server's state): the command adds the databases it takes.
-const unsuitable = (error) => Object.assign(error, { unsuitable: true });
 
 // Whether a crash test can take this database at all: an insert to load it with, and data in files of an
 // embedded database or a local server `bench server` runs.
@@ -25,16 +23,16 @@ export function crashable(description) {
 // server itself.
 export function crashTarget(description, { cacheDir, host, port }) {
   if (crashModes(description).length === 0) {
-    throw unsuitable(usageError(`${description.name} offers no insert a crash test can load it with (singleWrite, singleWriteSync or insertDocument)`));
+    throw usageError(`${description.name} offers no insert a crash test can load it with (singleWrite, singleWriteSync or insertDocument)`);
   }
   if (EMBEDDED_ON_DISK.has(description.id)) {
     if (host !== undefined || port !== undefined) throw refuse(`${description.name} is embedded; --host and --port do not apply`);
     return { kind: 'child' };
   }
   if (!SERVER_FAMILIES.includes(description.server)) {
-    throw unsuitable(refuse(description.kind === 'server'
+    throw refuse(description.kind === 'server'
       ? `${description.name} has no local server that \`bench server\` runs`
-      : `${description.name} keeps nothing outside the harness's process`));
+      : `${description.name} keeps nothing outside the harness's process`);
   }
   const server = serverFamily(description.server);
   const state = runningServer(cacheDir, server.family);
