@@ -3,25 +3,25 @@
 // process tree read from and wrote to storage per request, and as a ratio to the logical bytes of the edges the
 // answers held or the writes carried (12 bytes an edge). For an embedded database the bytes are the harness
 // process's own, which holds the database.
+import { mean } from 'simple-statistics';
 import { EDGE_BYTES } from '../workloads/graph/operations.js';
 import { formatBytes, formatCount, formatMs } from './format.js';
 import { latencies } from './report/aggregate.js';
 
 const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
 
-const mean = (values) => values.reduce((total, value) => total + value, 0) / values.length;
-
 // The median of the valid runs as every table of the harness takes it: the middle run, or for an even number of
 // runs the mean of the middle two, for each figure (the time, the edges, the bytes, the size on disk); the
-// latencies as the generic table's, over every valid run. Null without a valid run.
-function medianRun(entry) {
+// latencies as the generic table's, over every valid run. Null without a valid run. `kind`: the database's, for
+// where its bytes were counted.
+function medianRun(entry, kind) {
   const valid = entry.runs.filter((run) => run.valid);
   if (valid.length === 0) return null;
   const sorted = [...valid].sort((a, b) => a.ms - b.ms);
   const middle = sorted.length % 2 === 1 ? [sorted[(sorted.length - 1) / 2]] : sorted.slice(sorted.length / 2 - 1, sorted.length / 2 + 1);
   if (middle.length === 1) return { ...middle[0], latencyMs: latencies(valid) ?? middle[0].latencyMs };
   const of = (field) => (middle.every((run) => typeof run[field] === 'number') ? mean(middle.map((run) => run[field])) : middle[0][field]);
-  const ios = middle.map((run) => runIo(run, entry.kind));
+  const ios = middle.map((run) => runIo(run, kind));
   const io = ios.every((counted) => counted && counted.scope === ios[0].scope)
     ? Object.fromEntries(Object.keys(ios[0].io).map((field) => [field, mean(ios.map((counted) => counted.io[field]))])) : null;
   return {
@@ -42,7 +42,7 @@ export function runIo(run, kind) {
 // readBytesPerRequest, writeBytesPerRequest, readAmplification, writeAmplification, diskBytes, reason }.
 export function graphFigures(result) {
   return Object.entries(result.workloads).map(([name, entry]) => {
-    const run = entry.status === 'passed' ? medianRun({ ...entry, kind: result.db.kind }) : null;
+    const run = entry.status === 'passed' ? medianRun(entry, result.db.kind) : null;
     const failedRun = entry.runs.find((candidate) => !candidate.valid);
     if (!run) {
       return { name, operation: entry.operation ?? name, status: entry.supported === false ? 'unsupported' : entry.status, reason: entry.reason ?? failedRun?.reason ?? null };

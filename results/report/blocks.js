@@ -12,8 +12,9 @@ const MARK_CLIENT_BOUND = '!';
 const orNa = (value, format) => (typeof value === 'number' ? format(value) : 'n/a');
 const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
 
+const runsText = (runs) => `${runs} run${runs === 1 ? '' : 's'}`;
 // "1 run: no interval" where a side of the comparison has too few runs for one.
-export const noIntervalText = (runs) => `${runs} run${runs === 1 ? '' : 's'}: no interval`;
+export const noIntervalText = (runs) => `${runsText(runs)}: no interval`;
 
 function markers(figures) {
   const interval = figures.noInterval ? ` (${noIntervalText(figures.noInterval)})` : '';
@@ -152,11 +153,12 @@ function presetLines(report) {
 }
 
 function legend(report) {
+  const fewest = withoutInterval(report);
   return {
     kind: 'list', id: 'legend', title: 'Legend',
     items: [
       { label: MARK_NOT_SIGNIFICANT, lines: [`not significant: the ${report.statistics.interval.level * 100}% interval of the median overlaps the baseline's; the difference may be noise`] },
-      ...(withoutInterval(report) ? [{ label: 'no interval', lines: [`${noIntervalText(withoutInterval(report))} (the fewer runs of the database and the baseline): an interval needs 2 runs or more, so a difference of any size may be noise; --runs 3 or more gives one`] }] : []),
+      ...(fewest ? [{ label: 'no interval', lines: [`${noIntervalText(fewest)} (the fewer runs of the database and the baseline): an interval needs 2 runs or more, so a difference of any size may be noise; --runs 3 or more gives one`] }] : []),
       { label: MARK_CLIENT_BOUND, lines: ['client was the bottleneck: in at least one run the harness process itself used more than 85% of a core, so the figure may understate the database'] },
       { label: 'failed', lines: ['a wrong answer or an error in at least one run: no time is given'] },
       { label: 'unsupported', lines: ['the adapter does not implement the operation'] },
@@ -171,6 +173,7 @@ export function reportBlocks(report) {
   if (report.databases.length === 0) return durabilityBlocks(report);
   const compared = report.workloads.filter((w) => w.compared);
   const separate = report.workloads.filter((w) => !w.compared);
+  const fewest = withoutInterval(report);
   const blocks = [
     {
       kind: 'text', id: 'summary', title: 'db-shootout report',
@@ -183,8 +186,8 @@ export function reportBlocks(report) {
         `databases: ${report.databases.map((d) => d.id).join(', ')}`,
         alone(report) ? 'baseline: none (one database: absolute figures, no percentages)' : `baseline: ${report.baseline.id} (${report.baseline.reason})`,
         ...(report.terms?.equal ? [report.terms.line] : []),
-        ...(withoutInterval(report) && !alone(report) && !report.comparison?.refused
-          ? [`intervals: none where a database or the baseline has ${noIntervalText(withoutInterval(report)).replace(': no interval', '')} (marked "${noIntervalText(withoutInterval(report))}"): a difference of any size may be noise; --runs 3 or more gives a ${report.statistics.interval.level * 100}% interval`] : []),
+        ...(fewest && !alone(report) && !report.comparison?.refused
+          ? [`intervals: none where a database or the baseline has ${runsText(fewest)} (marked "${noIntervalText(fewest)}"): a difference of any size may be noise; --runs 3 or more gives a ${report.statistics.interval.level * 100}% interval`] : []),
         ...presetLines(report),
       ],
     },
