@@ -91,8 +91,7 @@ export function emptyValue(args, strings, hints = {}) {
     const match = /^--([^=]+)(=(.*))?$/.exec(arg);
     if (!match || !names.has(match[1])) continue;
     const next = args[i + 1];
-    const value = match[2] !== undefined ? match[3] : next;
-    const missing = match[2] !== undefined ? value === '' : next === undefined || next === '' || /^-[-A-Za-z]/.test(next);
+    const missing = match[2] !== undefined ? match[3] === '' : next === undefined || next === '' || /^-[-A-Za-z]/.test(next);
     if (missing) return `--${match[1]} needs a value${hints[match[1]] ? `: ${hints[match[1]]}` : ''}`;
   }
   return null;
