@@ -34,9 +34,12 @@ export function workloadNames(documents) {
   return names.filter((name) => documents.some(({ result }) => name in result.workloads));
 }
 
+// Whether a workload's median time is compared between databases. Never for an open-loop step (a target
+// `rate` in its params): its run lasts as long as its schedule, whatever the database, so its time says nothing;
+// the mixed suite's report compares its latency at each rate instead.
 export function isCompared(name, documents) {
   const entry = documents.map(({ result }) => result.workloads[name]).find(Boolean);
-  if (entry) return entry.compared !== false;
+  if (entry) return entry.compared !== false && !(entry.params?.rate > 0);
   return WORKLOADS.find((workload) => workload.name === name)?.compared ?? true;
 }
 

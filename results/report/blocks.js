@@ -169,6 +169,15 @@ function legend(report) {
   };
 }
 
+// Open-loop steps are named by what they are; any other workload that is never compared, by name.
+function notComparedTitle(separate) {
+  const open = separate.filter((w) => w.openLoop);
+  const other = separate.filter((w) => !w.openLoop);
+  const named = other.length > 0 ? `Not compared (${other.map((w) => w.name).join(', ')}: reported, never normalised)` : 'Not compared';
+  return open.length === 0 ? named
+    : `${named}: ${open.length} open loop step${open.length === 1 ? '' : 's'}, whose runs last as long as their schedule, so their time and ops/s are the schedule's; their latency at each rate is compared above`;
+}
+
 export function reportBlocks(report) {
   if (report.databases.length === 0) return durabilityBlocks(report);
   const compared = report.workloads.filter((w) => w.compared);
@@ -193,15 +202,15 @@ export function reportBlocks(report) {
     },
     ...(report.terms ? [termsBlock(report)] : []),
     ...(suiteRendering(report.suite).blocks?.(report) ?? []),
-    ...(alone(report) || report.comparison?.refused ? [] : [matrix(report)]),
-    {
+    ...(alone(report) || report.comparison?.refused || compared.length === 0 ? [] : [matrix(report)]),
+    ...(compared.length === 0 ? [] : [{
       kind: 'table', id: 'workloads', title: 'Workloads', header: alone(report) || report.comparison?.refused ? DETAIL_HEADER.slice(0, -1).concat('') : DETAIL_HEADER,
       numeric: DETAIL_NUMERIC, rows: detailRows(report, compared),
-    },
+    }]),
   ];
   if (separate.length > 0) {
     blocks.push({
-      kind: 'table', id: 'not-compared', title: `Not compared (${separate.map((w) => w.name).join(', ')}: reported, never normalised)`,
+      kind: 'table', id: 'not-compared', title: notComparedTitle(separate),
       header: DETAIL_HEADER.slice(0, -1).concat(''), numeric: DETAIL_NUMERIC, rows: detailRows(report, separate),
     });
   }

@@ -143,7 +143,8 @@ function buildRunReport(given, { baseline: requested, dataset, allowMixed = fals
       : { refused: true, reason: 'no percentages or gains: the databases ran under different terms (pass --allow-unequal-terms to show them anyway)' };
   if (!terms.equal) warnings.push(terms.line);
   const comparedNames = names.filter((name) => isCompared(name, documents));
-  const baseline = chooseBaseline(pooled, comparedNames, requested);
+  const suite = suiteOf(documents[0].result);
+  const baseline = chooseBaseline(pooled, comparedNames, requested, { names, ...(suiteRendering(suite).baseline ? { preferred: suiteRendering(suite).baseline } : {}) });
   const databases = orderDatabases(pooled, baseline.id);
 
   const workloads = names.map((name) => {
@@ -151,8 +152,10 @@ function buildRunReport(given, { baseline: requested, dataset, allowMixed = fals
     const results = Object.fromEntries(databases.map((database) => [database.id, database.workloads[name]]));
     const description = documents.map(({ result }) => result.workloads[name]?.description).find(Boolean) ?? null;
     const ops = Math.max(0, ...Object.values(results).map((figures) => figures.ops ?? 0)) || null;
+    // An open-loop step's time is its schedule's: reported, never compared (isCompared).
+    const openLoop = documents.some(({ result }) => result.workloads[name]?.params?.rate > 0);
     return {
-      name, compared, description, ops,
+      name, compared, openLoop, description, ops,
       results: compared && !comparison.refused ? normaliseWorkload(results, baseline.id)
         : Object.fromEntries(Object.entries(results).map(([id, figures]) => [id, { ...figures, normalisedPct: null, significant: null }])),
     };
@@ -160,7 +163,6 @@ function buildRunReport(given, { baseline: requested, dataset, allowMixed = fals
   if (workloads.some((workload) => Object.values(workload.results).some((figures) => figures.clientBound))) {
     warnings.push('in some workloads the harness itself was the bottleneck (marked !): those figures may understate the database');
   }
-  const suite = suiteOf(documents[0].result);
   const own = suiteRendering(suite).model?.({ workloads, databases, documents, comparison });
   if (own) warnings.push(...own.warnings);
 

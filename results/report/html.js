@@ -47,10 +47,11 @@ export function chartData(report) {
   const [single] = report.databases;
   const passed = (id) => compared.filter((w) => w.results[id].status === 'passed');
   const own = suiteRendering(report.suite).charts;
+  const generic = !own?.headline;
   return {
     ...(own ? { [report.suite]: own.data(report) } : {}),
     baseline: several ? report.baseline.id : null,
-    overview: several && compared.length > 0 ? {
+    overview: generic && several && compared.length > 0 ? {
       workloads: compared.map((w) => w.name),
       databases: ids.map((id) => ({
         id,
@@ -60,19 +61,19 @@ export function chartData(report) {
         noInterval: compared.map((w) => (w.results[id].noInterval ? noIntervalText(w.results[id].noInterval) : null)),
       })),
     } : null,
-    normalised: several ? compared.map((w) => ({
+    normalised: generic && several ? compared.map((w) => ({
       workload: w.name,
       labels: ids.map((id) => label(id, w.results[id])),
       values: ids.map((id) => w.results[id].normalisedPct),
       baselineIndex: ids.indexOf(report.baseline.id),
     })) : [],
-    throughput: !several && single && passed(single.id).length > 0 ? {
+    throughput: generic && !several && single && passed(single.id).length > 0 ? {
       database: single.id,
       workloads: passed(single.id).map((w) => w.name),
       opsPerSec: passed(single.id).map((w) => w.results[single.id].opsPerSec),
       medianMs: passed(single.id).map((w) => w.results[single.id].medianMs),
     } : null,
-    latency: report.databases.map((d) => {
+    latency: !generic ? [] : report.databases.map((d) => {
       const withLatency = passed(d.id).filter((w) => w.results[d.id].latencyMs);
       return {
         database: d.id,
@@ -167,9 +168,28 @@ const pageScript = (suiteScript) => `
     var positive = values.filter(function (v) { return typeof v === 'number' && v > 0; });
     return positive.length > 1 && Math.max.apply(null, positive) / Math.min.apply(null, positive) > 20;
   }
+  // A log axis labels 1, 3, 10, 30, ... of each decade only: Chart.js's own labels (1, 2, 3, ... 9) overlap.
+  function decadeLabel(value) {
+    var mantissa = value / Math.pow(10, Math.floor(Math.log10(value) + 1e-9));
+    return Math.abs(mantissa - 1) < 1e-6 || Math.abs(mantissa - 3) < 1e-6 ? value.toLocaleString('en') : null;
+  }
   function valueAxis(values, text) {
-    return spansDecades(values) ? { type: 'logarithmic', title: { display: true, text: text + ', log scale' } }
+    return spansDecades(values) ? { type: 'logarithmic', title: { display: true, text: text + ', log scale' }, ticks: { callback: decadeLabel } }
       : { type: 'linear', beginAtZero: true, title: { display: true, text: text } };
+  }
+  // One axis for several charts drawn side by side (small multiples), over all their values, so that they read
+  // against each other.
+  function sharedAxis(values, text) {
+    var axis = valueAxis(values, text);
+    var positive = values.filter(function (v) { return typeof v === 'number' && v > 0; });
+    if (positive.length === 0) return axis;
+    if (axis.type === 'logarithmic') {
+      axis.min = Math.pow(10, Math.floor(Math.log10(Math.min.apply(null, positive))));
+      axis.max = Math.pow(10, Math.ceil(Math.log10(Math.max.apply(null, positive))));
+    } else {
+      axis.max = Math.max.apply(null, positive) * 1.05;
+    }
+    return axis;
   }
   if (data.throughput) {
     new Chart(canvas('chart-throughput', 'throughput', 'chart wide'), {
@@ -233,6 +253,7 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .chart { position: relative; height: 260px; }
 .chart.wide { height: 380px; }
 #chart-latency figure:only-child { grid-column: 1 / -1; }
+.grid figure:has(> .chart.wide) { grid-column: 1 / -1; }
 figure { margin: 0; }
 dt { font-weight: 600; margin-top: .4rem; }
 dd { margin-left: 1.5rem; }
@@ -248,15 +269,19 @@ function wideSection(id, title) {
   return `<section><h2>${escapeHtml(title)}</h2><div id="${id}"></div></section>`;
 }
 
-// Several databases: the overview, then each workload's own chart. One database: its throughput.
+// Several databases: the overview, then each workload's own chart. One database: its throughput. A suite whose
+// own charts are its headline (`charts.headline`: crud's throughput against concurrency, mixed's latency) has
+// neither: a crowded chart of every step's time would say less, and the tables keep the percentages.
 function comparisonSections(report, charts) {
+  if (suiteRendering(report.suite).charts?.headline) return '';
   if (charts.baseline === null) {
     return charts.throughput ? wideSection('chart-throughput', `Throughput per workload: ${charts.throughput.database}`)
       : chartSection('chart-throughput', 'Throughput per workload', 0, 'no compared workload passed');
   }
   return [
     charts.overview ? wideSection('chart-overview', `Overview: median time per workload, ${report.baseline.id} = 100% (lower is better)`) : '',
-    chartSection('chart-normalised', `Median time per workload, ${report.baseline.id} = 100%`, charts.normalised.length, 'no compared workload'),
+    chartSection('chart-normalised', `Median time per workload, ${report.baseline.id} = 100%`, charts.normalised.length,
+      report.workloads.some((w) => w.openLoop) ? 'no workload is compared by time: an open loop\'s run lasts as long as its schedule, so its latency is compared instead (above)' : 'no compared workload'),
   ].filter(Boolean).join('\n');
 }
 
@@ -277,7 +302,7 @@ export function formatReportHtml(report) {
 <body>
 ${summary}
 ${own ? `${chartSection(own.id, own.title, own.count(charts[report.suite]), own.none)}\n` : ''}${comparisonSections(report, charts)}
-${chartSection('chart-latency', 'Latency percentiles per database', charts.latency.length, 'no passed workload has latencies')}
+${own?.headline ? '' : chartSection('chart-latency', 'Latency percentiles per database', charts.latency.length, 'no compared workload that passed has latencies')}
 ${chartSection('chart-memory', 'Server memory', charts.memory.length, 'n/a: no server memory was measured in these files')}
 ${chartSection('chart-import', 'Import time', charts.import.length, 'n/a: no import was recorded in these files')}
 ${rest.join('\n')}

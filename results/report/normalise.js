@@ -6,6 +6,7 @@ import { ReportErrorCodes, reportError } from './errors.js';
 
 // The reference of the published charts.
 export const PREFERRED_BASELINE = 'arangodb';
+const PREFERRED = Object.freeze({ id: PREFERRED_BASELINE, name: 'ArangoDB', reason: 'ArangoDB, the reference of the published nosql-tests charts' });
 
 // In-process stores the tests use, not databases: never a baseline unless nothing else was run.
 const NOT_DATABASES = new Set(['memory']);
@@ -16,10 +17,12 @@ function passedCompared(database, comparedNames) {
   return comparedNames.filter((name) => database.workloads[name]?.status === 'passed').length;
 }
 
-// { id, reason }: --baseline when given (it must be in the results), else ArangoDB when present, else the
-// database that passed the most compared workloads (an in-process test store only when it is alone), ties
-// broken by id, so the choice never depends on the order of the files.
-export function chooseBaseline(databases, comparedNames, requested) {
+// { id, reason }: --baseline when given (it must be in the results), else the suite's reference when present
+// (`preferred`: ArangoDB for the nosql-tests charts, PostgreSQL for Unum's graph tables, where it is 1x), else the
+// database that passed the most compared workloads (all workloads when none is compared, as in an open loop; an
+// in-process test store only when it is alone), ties broken by id, so the choice never depends on the order of
+// the files.
+export function chooseBaseline(databases, comparedNames, requested, { preferred = PREFERRED, names = comparedNames } = {}) {
   const ids = databases.map((database) => database.id);
   if (requested !== undefined && requested !== null) {
     if (!ids.includes(requested)) {
@@ -27,9 +30,11 @@ export function chooseBaseline(databases, comparedNames, requested) {
     }
     return { id: requested, reason: `named with --baseline` };
   }
-  if (ids.includes(PREFERRED_BASELINE)) return { id: PREFERRED_BASELINE, reason: 'ArangoDB, the reference of the published nosql-tests charts' };
+  if (ids.includes(preferred.id)) return { id: preferred.id, reason: preferred.reason };
+  const ranking = comparedNames.length > 0 ? comparedNames : names;
+  const what = comparedNames.length > 0 ? 'compared workloads' : 'workloads';
   const ranked = databases
-    .map((database) => ({ id: database.id, passed: passedCompared(database, comparedNames) }))
+    .map((database) => ({ id: database.id, passed: passedCompared(database, ranking) }))
     .sort((a, b) => NOT_DATABASES.has(a.id) - NOT_DATABASES.has(b.id) || b.passed - a.passed
       || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const [best] = ranked;
@@ -37,7 +42,7 @@ export function chooseBaseline(databases, comparedNames, requested) {
     .map((entry) => entry.id);
   return {
     id: best.id,
-    reason: `ArangoDB is not in these results; ${best.id} passed the most compared workloads (${best.passed} of ${comparedNames.length})`
+    reason: `${preferred.name} is not in these results; ${best.id} passed the most ${what} (${best.passed} of ${ranking.length})`
       + (tied.length > 0 ? `, as many as ${tied.join(', ')}; the first by id is taken` : ''),
   };
 }

@@ -125,19 +125,23 @@ test('several document counts: a series per phase and count, the counts ascendin
   assert.deepEqual(report.crud.series[1].results.alpha.map((f) => [f.workload, f.opsPerSec]), [['insert n=200 c=1', 20_000], ['insert n=200 c=2', 20_000]]);
 });
 
-test('the text table: per phase and count, a row per level with each database\'s ops/s and p99, a word where it failed', () => {
+const TITLE = 'throughput (ops/s, higher is better) and latency (ms, lower is better) by concurrency';
+
+test('the text table: per phase and count, a row per level and database with its ops/s and p50/p95/p99, a word where it failed', () => {
   const report = buildReport([alpha, beta], { baseline: 'alpha' });
   const text = REPORT_FORMATS.table(report);
   const lines = text.split('\n');
-  const at = lines.indexOf(`update, ${OPS} documents: operations per second (higher is better) and p99 latency by concurrency:`);
+  const at = lines.indexOf(`update, ${OPS} documents: ${TITLE}:`);
   assert.ok(at > 0, text);
-  // p99 of 1..100 ms and of 2..200 ms, as HDR's 3 significant digits give them.
-  assert.deepEqual(lines.slice(at + 1, at + 4), [
-    '  concurrency  alpha ops/s  alpha p99 ms  beta ops/s  beta p99 ms',
-    '            1          990         99.01         495          198',
-    '            4        1,980         99.01      failed',
+  // Percentiles of 1..100 ms and of 2..200 ms, as HDR's 3 significant digits give them.
+  assert.deepEqual(lines.slice(at + 1, at + 6), [
+    '  concurrency  database   ops/s  p50 ms  p95 ms  p99 ms',
+    '            1  alpha        990   50.02   95.04   99.01',
+    '               beta         495     100     190     198',
+    '            4  alpha      1,980   50.02   95.04   99.01',
+    '               beta      failed',
   ]);
-  assert.ok(lines.indexOf(`insert, ${OPS} documents: operations per second (higher is better) and p99 latency by concurrency:`) < at);
+  assert.ok(lines.indexOf(`insert, ${OPS} documents: ${TITLE}:`) < at);
   // Right after the summary, before the generic tables, which stay.
   assert.ok(at < lines.indexOf('Median time relative to alpha (= 100%; lower is faster):'));
   assert.ok(lines.includes('Workloads:'));
@@ -145,8 +149,8 @@ test('the text table: per phase and count, a row per level with each database\'s
   assert.match(text, /\n {4}dataset: crud-uniform-s1 \(crud documents, seed 1\)\n/, 'the reproducibility block names it so too');
 
   const markdown = REPORT_FORMATS.markdown(report);
-  assert.ok(markdown.includes(`## update, ${OPS} documents: operations per second (higher is better) and p99 latency by concurrency\n\n`
-    + '| concurrency | alpha ops/s | alpha p99 ms | beta ops/s | beta p99 ms |\n|---:|---:|---:|---:|---:|\n'), markdown);
+  assert.ok(markdown.includes(`## update, ${OPS} documents: ${TITLE}\n\n`
+    + '| concurrency | database | ops/s | p50 ms | p95 ms | p99 ms |\n|---:|---|---:|---:|---:|---:|\n'), markdown);
 });
 
 test('the CSV\'s workload rows name their phase, count and level, with p95 and max latency', () => {
@@ -166,23 +170,29 @@ test('the CSV\'s workload rows name their phase, count and level, with p95 and m
 // The chart data as the page's script reads it.
 const embedded = (html) => JSON.parse(html.match(/<script type="application\/json" id="report-data">(.*?)<\/script>/s)[1]);
 
-test('the page: a line chart per phase and count, total time per level, one line per database, a gap where one failed', () => {
+test('the page: a line chart per phase and count, throughput per level, one line per database, a gap where one failed', () => {
   const report = buildReport([alpha, beta], { baseline: 'alpha' });
   const html = REPORT_FORMATS.html(report);
-  const { crud } = embedded(html);
+  const data = embedded(html);
+  const { crud } = data;
   assert.equal(crud.charts.length, 4);
   const update = crud.charts[2];
+  const alphaLatency = report.crud.series[2].results.alpha[0].latencyMs;
+  const betaLatency = report.crud.series[2].results.beta[0].latencyMs;
   assert.deepEqual(update, {
-    title: `update, ${OPS} documents: total time by concurrency (median ms, lower is better)`,
+    title: `update, ${OPS} documents: throughput by concurrency (ops/s, higher is better)`,
     levels: [1, 4],
     databases: [
-      { id: 'alpha', serial: false, medianMs: [101, 50.5], opsPerSec: [990, 1980], missing: [null, null] },
-      { id: 'beta', serial: false, medianMs: [202, null], opsPerSec: [495, null], missing: [null, 'failed'] },
+      { id: 'alpha', serial: false, opsPerSec: [990, 1980], p50: [alphaLatency.p50, alphaLatency.p50], p95: [alphaLatency.p95, alphaLatency.p95], p99: [alphaLatency.p99, alphaLatency.p99], missing: [null, null] },
+      { id: 'beta', serial: false, opsPerSec: [495, null], p50: [betaLatency.p50, null], p95: [betaLatency.p95, null], p99: [betaLatency.p99, null], missing: [null, 'failed'] },
     ],
   });
-  // Its section comes first after the summary, and the page draws a line chart into it.
-  assert.ok(html.indexOf('<div class="grid" id="chart-crud">') < html.indexOf('id="chart-overview"'));
+  // Its section comes first after the summary, and the page draws a line chart into it; the crud charts are the
+  // headline, so no overview of every step's time and no generic latency chart.
+  assert.ok(html.indexOf('<h1>') < html.indexOf('<div class="grid" id="chart-crud">'));
   assert.ok(html.includes("new Chart(canvas('chart-crud', chart.title), {\n      type: 'line'"));
+  assert.ok(!html.includes('id="chart-overview"') && !html.includes('id="chart-normalised"') && !html.includes('id="chart-latency"'));
+  assert.deepEqual([data.overview, data.normalised, data.latency, data.throughput], [null, [], [], null]);
 });
 
 test('bench compare of two crud result sets of one database: a speedup per phase and level', () => {
@@ -204,7 +214,7 @@ test('results that mix durable and default writes are reported with a warning', 
   const report = buildReport([alpha, durable]);
   assert.deepEqual(report.crud.series.map((s) => s.durable), [null, null, null, null]);
   assert.deepEqual(report.warnings, ["the results mix durable writes (--sync) and the databases' default acknowledgement (alpha: default, beta: durable), which do not measure the same work"]);
-  assert.match(REPORT_FORMATS.table(report), /\ninsert, 100 documents, durable and default writes mixed: operations per second/);
+  assert.match(REPORT_FORMATS.table(report), /\ninsert, 100 documents, durable and default writes mixed: throughput/);
   assert.deepEqual(buildReport([durable]).crud.series.map((s) => s.durable), [true, true, true, true]);
 });
 
@@ -214,7 +224,7 @@ test('a social report has no crud block, columns or chart', () => {
   assert.equal(report.crud, undefined);
   assert.ok(!REPORT_FORMATS.csv(report).split('\n')[0].includes('phase'));
   assert.ok(!('crud' in embedded(REPORT_FORMATS.html(report))));
-  assert.ok(!REPORT_FORMATS.table(report).includes('documents: operations per second'));
+  assert.ok(!REPORT_FORMATS.table(report).includes('documents: throughput'));
 });
 
 // In a real headless browser (as test/report/html.test.js: Debian's chromium through puppeteer-core), when one
@@ -224,15 +234,20 @@ test('the page draws a line chart per phase and count in a browser', browserTest
   const html = REPORT_FORMATS.html(buildReport([alpha, beta, serial], { baseline: 'alpha' }));
   const { problems, drawn: charts } = await drawPage(html, () => Array.from(document.querySelectorAll('#chart-crud canvas')).map((canvas) => {
     const chart = window.Chart.getChart(canvas);
-    return { type: chart.config.type, labels: chart.data.labels, lines: chart.data.datasets.map((dataset) => [dataset.label, dataset.data]) };
+    const y = chart.scales.y;
+    return { type: chart.config.type, labels: chart.data.labels, lines: chart.data.datasets.map((dataset) => [dataset.label, dataset.data]), y: [y.type, y.min, y.max] };
   }));
   assert.deepEqual(problems, []);
   assert.deepEqual(charts.map((chart) => chart.type), ['line', 'line', 'line', 'line']);
   assert.deepEqual(charts[2], {
     type: 'line',
     labels: ['1', '4'],
-    lines: [['alpha', [101, 50.5]], ['beta (c=4 failed)', [202, null]], ['gamma (serial driver)', [10, 10]]],
+    lines: [['alpha', [990, 1980]], ['beta (c=4 failed)', [495, null]], ['gamma (serial driver)', [10000, 10000]]],
+    // One axis for every phase's chart: from 495 to 10,000 ops/s is more than a factor of 20, so logarithmic,
+    // whole decades.
+    y: ['logarithmic', 100, 10000],
   });
+  assert.ok(charts.every((chart) => chart.y.join() === charts[0].y.join()), 'the small multiples share their axis');
 });
 
 // The documents' workloads as the crud block reads them: keys it cannot have written, durable writes in some
@@ -267,7 +282,7 @@ test('durable writes in one phase only: that series is mixed, the others not, an
   assert.deepEqual(report.warnings, ["the results mix durable writes (--sync) and the databases' default acknowledgement (alpha: default, beta: both, gamma: default), which do not measure the same work"]);
   // A series all of durable writes says so in its title.
   const durable = buildReport([crudDocument('delta', { levels: [1], durable: true, times: () => [10, 10, 10] })]);
-  assert.match(REPORT_FORMATS.table(durable), /\ninsert, 100 documents, durable writes \(--sync\): operations per second/);
+  assert.match(REPORT_FORMATS.table(durable), /\ninsert, 100 documents, durable writes \(--sync\): throughput/);
 });
 
 test('a passed level without latencies or without a count is n/a in its cells, a client-bound one is marked', () => {
@@ -282,11 +297,11 @@ test('a passed level without latencies or without a count is n/a in its cells, a
   assert.equal(insert.results.alpha[0].latencyMs, null);
   const blocks = reportBlocks(report);
   const table = (id) => blocks.find((block) => block.id === id);
-  assert.deepEqual(table('crud-insert-100').rows, [['1', '10,000', 'n/a', '10,000', '99.01']]);
+  assert.deepEqual(table('crud-insert-100').rows, [['1', 'alpha', '10,000', 'n/a', 'n/a', 'n/a'], ['', 'beta', '10,000', '50.02', '95.04', '99.01']]);
   assert.equal(get.results.alpha[0].opsPerSec, null);
-  assert.deepEqual(table('crud-get-100').rows[0].slice(0, 3), ['1', 'n/a', '99.01']);
+  assert.deepEqual(table('crud-get-100').rows[0].slice(0, 4), ['1', 'alpha', 'n/a', '50.02']);
   assert.equal(update.results.alpha[0].clientBound, true);
-  assert.deepEqual(table('crud-update-100').rows[0].slice(0, 2), ['1', '10,000 !']);
+  assert.deepEqual(table('crud-update-100').rows[0].slice(0, 3), ['1', 'alpha', '10,000 !']);
   assert.equal(blocks.find((block) => block.id === 'crud-serial'), undefined, 'no serial driver, no list');
 });
 
@@ -307,7 +322,8 @@ test('the dataset\'s label names the documents and their seed, or says it does n
 
 test('the page\'s crud section: its title and charts, or its words when no phase has a level', () => {
   const html = REPORT_FORMATS.html(buildReport([alpha, beta], { baseline: 'alpha' }));
-  assert.ok(html.includes('<section><h2>Total time by concurrency, per phase and document count (lower is better)</h2><div class="grid" id="chart-crud"></div></section>'));
+  const title = 'Throughput by concurrency, per phase and document count (higher is better; latencies in the tooltips and the tables)';
+  assert.ok(html.includes(`<section><h2>${title}</h2><div class="grid" id="chart-crud"></div></section>`));
   const none = { ...alpha, result: { ...alpha.result, workloads: { notes: { ...paramsEntry(undefined), params: undefined } } } };
-  assert.ok(REPORT_FORMATS.html(buildReport([none])).includes('<section><h2>Total time by concurrency, per phase and document count (lower is better)</h2><p class="none" id="chart-crud">no phase has a level</p></section>'));
+  assert.ok(REPORT_FORMATS.html(buildReport([none])).includes(`<section><h2>${title}</h2><p class="none" id="chart-crud">no phase has a level</p></section>`));
 });

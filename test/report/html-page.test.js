@@ -73,7 +73,7 @@ test('one database: its throughput, never a percentage; none when no compared wo
   const page = formatReportHtml(failed);
   for (const section of [
     '<section><h2>Throughput per workload</h2><p class="none" id="chart-throughput">no compared workload passed</p></section>',
-    '<section><h2>Latency percentiles per database</h2><p class="none" id="chart-latency">no passed workload has latencies</p></section>',
+    '<section><h2>Latency percentiles per database</h2><p class="none" id="chart-latency">no compared workload that passed has latencies</p></section>',
     '<section><h2>Server memory</h2><p class="none" id="chart-memory">n/a: no server memory was measured in these files</p></section>',
     '<section><h2>Import time</h2><p class="none" id="chart-import">n/a: no import was recorded in these files</p></section>',
   ]) assert.ok(page.includes(section), section);

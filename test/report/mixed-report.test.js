@@ -137,19 +137,28 @@ test('the text tables: closed loop a row per workload, level and database; open 
     '  read-only         100            4  alpha      2,000   50.02   95.04   99.01',
     '  read-only         100            4  beta      failed',
   ]);
-  const open = lines.indexOf('Open loop: latency (ms, from each operation\'s due time; lower is better) against achieved throughput, per target rate:');
+  // The open loop's comparison is its latency at each rate, relative to the baseline's at the same rate.
+  const open = lines.indexOf('Open loop: latency (ms, from each operation\'s due time; lower is better) against achieved throughput, per target rate;'
+    + ' p50 and p99 relative to alpha\'s at the same rate (= 100%; one merged histogram per database: no interval):');
   assert.ok(open > closed, text);
   assert.deepEqual(lines.slice(open + 1, open + 10), [
-    '  workload  operations  concurrency  database  target ops/s  achieved ops/s  p50 ms  p95 ms  p99 ms  note',
-    '  95-5             100            4  alpha              100             100   50.02   95.04   99.01',
-    '  95-5             100            4  beta               100             100   50.02   95.04   99.01',
-    '  95-5             100            4  alpha              200             200   50.02   95.04   99.01',
-    '  95-5             100            4  beta               200             190     100     190     198',
-    '  95-5             100            4  alpha              400             400   50.02   95.04   99.01',
-    '  95-5             100            4  beta               400             300     200     380     396  25% below target',
-    '  95-5             100            4  alpha              800             760   50.02   95.04   99.01',
+    '  workload  operations  concurrency  database  target ops/s  achieved ops/s  p50 ms  p95 ms  p99 ms  p50 vs baseline  p99 vs baseline  note',
+    '  95-5             100            4  alpha              100             100   50.02   95.04   99.01  100% (baseline)  100% (baseline)',
+    '  95-5             100            4  beta               100             100   50.02   95.04   99.01           100.0%           100.0%',
+    '  95-5             100            4  alpha              200             200   50.02   95.04   99.01  100% (baseline)  100% (baseline)',
+    '  95-5             100            4  beta               200             190     100     190     198           200.0%           200.0%',
+    '  95-5             100            4  alpha              400             400   50.02   95.04   99.01  100% (baseline)  100% (baseline)',
+    '  95-5             100            4  beta               400             300     200     380     396           400.0%           400.0%  25% below target',
+    '  95-5             100            4  alpha              800             760   50.02   95.04   99.01  100% (baseline)  100% (baseline)',
     '  95-5             100            4  beta               800         not run',
   ]);
+  // An open loop's time is its schedule's: never a percentage, and said so where its figures are listed.
+  const matrix = lines.indexOf('Median time relative to alpha (= 100%; lower is faster):');
+  assert.deepEqual(lines.slice(matrix + 2, matrix + 6).map((line) => line.trim().split(/\s{2,}/)[0]),
+    [`95-5 n=${OPS} c=4`, `95-5 n=${OPS} c=1`, `read-only n=${OPS} c=4`, `read-only n=${OPS} c=1`]);
+  assert.equal(lines[matrix + 6], '');
+  assert.ok(lines.includes('Not compared: 4 open loop steps, whose runs last as long as their schedule, so their time and ops/s are the schedule\'s; their latency at each rate is compared above:'));
+  assert.equal(report.workloads.find((w) => w.name === `95-5 n=${OPS} c=4 rate=400`).results.beta.normalisedPct, null);
   assert.match(text, /\nOpen loop behind its target:\n {2}beta 95-5 n=100 c=4 rate=400 {2}achieved 300 ops\/s, 25% below the target of 400 ops\/s/);
   // Right after the summary, before the generic tables, which stay.
   assert.ok(open < lines.indexOf('Median time relative to alpha (= 100%; lower is faster):'));
@@ -157,8 +166,10 @@ test('the text tables: closed loop a row per workload, level and database; open 
   assert.match(text, /\ndataset: mixed-uniform-r50-s1 \(mixed documents, seed 1\)\n/);
 
   const markdown = REPORT_FORMATS.markdown(report);
-  assert.ok(markdown.includes('| workload | operations | concurrency | database | target ops/s | achieved ops/s | p50 ms | p95 ms | p99 ms | note |\n'
-    + '|---|---:|---:|---|---:|---:|---:|---:|---:|---|\n'), markdown);
+  assert.ok(markdown.includes('| workload | operations | concurrency | database | target ops/s | achieved ops/s | p50 ms | p95 ms | p99 ms | p50 vs baseline | p99 vs baseline | note |\n'
+    + '|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---|\n'), markdown);
+  // One database, or unequal terms: no relative columns.
+  assert.ok(REPORT_FORMATS.table(buildReport([alpha])).includes('  workload  operations  concurrency  database  target ops/s  achieved ops/s  p50 ms  p95 ms  p99 ms  note\n'));
 });
 
 test('a serial driver is named; results that mix write modes or key distributions are reported with a warning', () => {
@@ -209,7 +220,9 @@ test('the page: throughput with p50/p95/p99 per workload, and latency against ac
   assert.deepEqual([a.id, a.targets, a.achieved, a.behind, a.missing], ['alpha', [100, 200, 400, 800], [100, 200, 400, 760], [false, false, false, false], []]);
   assert.deepEqual([b.id, b.targets, b.achieved, b.behind, b.missing], ['beta', [100, 200, 400], [100, 190, 300], [false, false, true], ['800/s not run']]);
   assert.deepEqual(b.p99.map(Math.round), [99, 198, 396]);
-  assert.ok(html.indexOf('<div class="grid" id="chart-mixed">') < html.indexOf('id="chart-overview"'));
+  // The suite's charts are its headline: no overview of every step's time, no generic latency chart.
+  assert.ok(html.indexOf('<h1>') < html.indexOf('<div class="grid" id="chart-mixed">'));
+  assert.ok(!html.includes('id="chart-overview"') && !html.includes('id="chart-latency"'));
 });
 
 test('a crud report has no mixed block, columns or chart', () => {

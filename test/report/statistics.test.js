@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { intervalsOverlap, medianInterval, ratioInterval } from '../../results/bootstrap.js';
 import { chooseBaseline, normaliseWorkload } from '../../results/report/normalise.js';
+import { suiteRendering } from '../../results/report/suites/index.js';
 import { median } from 'simple-statistics';
 import { createRandom } from '../../datasets/random.js';
 import { mergeLatencies, summarizeLatencies } from '../../results/stats.js';
@@ -209,4 +210,19 @@ test('the baseline is ArangoDB when present, else the database that passed the m
   assert.equal(chooseBaseline([database('postgresql', all), database('sqlite', one)], names).id, 'postgresql');
   assert.deepEqual(chooseBaseline([database('neo4j', all), database('sqlite', one)], names, 'sqlite'), { id: 'sqlite', reason: 'named with --baseline' });
   assert.throws(() => chooseBaseline([database('neo4j', all)], names, 'arangodb'), { code: 'E_BASELINE', message: /--baseline arangodb: no result of that database was given; the results hold neo4j/ });
+});
+
+test('a suite\'s own reference is its default baseline (graph: PostgreSQL, Unum\'s 1x); with nothing compared, the most workloads passed decide', () => {
+  const { baseline } = suiteRendering('graph');
+  const all = { findEdge: 'passed', upsertEdge: 'passed' };
+  const one = { findEdge: 'passed', upsertEdge: 'failed' };
+  const graph = [database('mysql', all), database('postgresql', one), database('sqlite', all)];
+  assert.deepEqual(chooseBaseline(graph, ['findEdge', 'upsertEdge'], null, { preferred: baseline }),
+    { id: 'postgresql', reason: 'PostgreSQL, the 1x of the published graph tables (Unum, 2021)' });
+  assert.equal(chooseBaseline(graph, ['findEdge', 'upsertEdge'], 'sqlite', { preferred: baseline }).id, 'sqlite');
+  assert.match(chooseBaseline(graph.filter((d) => d.id !== 'postgresql'), ['findEdge'], null, { preferred: baseline }).reason,
+    /^PostgreSQL is not in these results; mysql passed the most compared workloads \(1 of 1\), as many as sqlite/);
+  // An open loop compares no time: the choice counts every workload, and says so.
+  const open = chooseBaseline([database('neo4j', one), database('sqlite', all)], [], null, { names: ['findEdge', 'upsertEdge'] });
+  assert.deepEqual(open, { id: 'sqlite', reason: 'ArangoDB is not in these results; sqlite passed the most workloads (2 of 2)' });
 });

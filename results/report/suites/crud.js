@@ -91,26 +91,22 @@ function seriesTitle(series, what) {
   return `${series.phase}, ${formatCount(series.ops)} documents${writes}: ${what}`;
 }
 
-// One table per phase and count: a row per concurrency level, each database's ops/s and p99 latency; a level
-// without a passed time shows its status word.
+// One table per phase and count, the suite's headline: a row per concurrency level and database, its ops/s and
+// latency p50/p95/p99; a level without a passed time shows its status word.
 function seriesTable(series, ids) {
   return {
     kind: 'table',
     id: `crud-${series.phase}-${series.ops}`,
-    title: seriesTitle(series, 'operations per second (higher is better) and p99 latency by concurrency'),
-    header: ['concurrency', ...ids.flatMap((id) => [`${id} ops/s`, `${id} p99 ms`])],
-    numeric: [0, ...ids.flatMap((_, i) => [1 + 2 * i, 2 + 2 * i])],
-    rows: series.levels.map((level, index) => [
-      String(level),
-      ...ids.flatMap((id) => {
-        const f = series.results[id][index];
-        if (f.status !== 'passed') return [f.status, ''];
-        return [
-          `${f.opsPerSec === null ? 'n/a' : formatCount(f.opsPerSec)}${f.clientBound ? ` ${MARK_CLIENT_BOUND}` : ''}`,
-          f.latencyMs ? formatMs(f.latencyMs.p99) : 'n/a',
-        ];
-      }),
-    ]),
+    title: seriesTitle(series, 'throughput (ops/s, higher is better) and latency (ms, lower is better) by concurrency'),
+    header: ['concurrency', 'database', 'ops/s', 'p50 ms', 'p95 ms', 'p99 ms'],
+    numeric: [0, 2, 3, 4, 5],
+    rows: series.levels.flatMap((level, index) => ids.map((id, i) => {
+      const f = series.results[id][index];
+      const head = [i === 0 ? String(level) : '', id];
+      if (f.status !== 'passed') return [...head, f.status, '', '', ''];
+      const ms = (p) => (f.latencyMs && typeof f.latencyMs[p] === 'number' ? formatMs(f.latencyMs[p]) : 'n/a');
+      return [...head, `${f.opsPerSec === null ? 'n/a' : formatCount(f.opsPerSec)}${f.clientBound ? ` ${MARK_CLIENT_BOUND}` : ''}`, ms('p50'), ms('p95'), ms('p99')];
+    })),
   };
 }
 
@@ -143,39 +139,45 @@ export const CRUD_CSV = Object.freeze({
   },
 });
 
-// The page's charts: per phase and count, the median total time of the phase at each level, one line per
-// database (the published charts drew time, lower is better). A level without a passed time is a gap in the
-// line, and its status is named in the legend, as is a serial driver (see crudBlocks).
+// The page's charts, small multiples: per phase and count, the throughput at each level, one line per database
+// (higher is better), every chart on one axis (the page's sharedAxis: logarithmic for all when the rates span
+// more than a factor of 20), so that the phases read against each other. A level without a passed time is a gap in the line, and its
+// status is named in the legend, as is a serial driver (see crudBlocks); the tooltip gives the latencies.
 export function crudChartData(report) {
-  return {
-    charts: report.crud.series.map((series) => ({
-      title: seriesTitle(series, 'total time by concurrency (median ms, lower is better)'),
-      levels: series.levels,
-      databases: report.databases.map((database) => {
-        const figures = series.results[database.id];
-        return {
-          id: database.id,
-          serial: report.crud.serial.includes(database.id),
-          medianMs: figures.map((f) => (f.status === 'passed' ? f.medianMs : null)),
-          opsPerSec: figures.map((f) => (f.status === 'passed' ? f.opsPerSec : null)),
-          missing: figures.map((f) => (f.status === 'passed' ? null : f.status)),
-        };
-      }),
-    })),
-  };
+  const charts = report.crud.series.map((series) => ({
+    title: seriesTitle(series, 'throughput by concurrency (ops/s, higher is better)'),
+    levels: series.levels,
+    databases: report.databases.map((database) => {
+      const figures = series.results[database.id];
+      const latency = (p) => figures.map((f) => (f.status === 'passed' && f.latencyMs ? f.latencyMs[p] ?? null : null));
+      return {
+        id: database.id,
+        serial: report.crud.serial.includes(database.id),
+        opsPerSec: figures.map((f) => (f.status === 'passed' ? f.opsPerSec : null)),
+        p50: latency('p50'),
+        p95: latency('p95'),
+        p99: latency('p99'),
+        missing: figures.map((f) => (f.status === 'passed' ? null : f.status)),
+      };
+    }),
+  }));
+  return { charts };
 }
 
 export const CRUD_PAGE_SCRIPT = `
+  var crudRates = [];
   (data.crud ? data.crud.charts : []).forEach(function (chart) {
-    var times = [];
-    chart.databases.forEach(function (database) { times = times.concat(database.medianMs); });
+    chart.databases.forEach(function (database) { crudRates = crudRates.concat(database.opsPerSec); });
+  });
+  (data.crud ? data.crud.charts : []).forEach(function (chart) {
+    var axis = sharedAxis(crudRates, 'operations per second');
     new Chart(canvas('chart-crud', chart.title), {
       type: 'line',
       data: { labels: chart.levels.map(String), datasets: chart.databases.map(function (database, i) {
         var notes = chart.levels.map(function (level, l) { return database.missing[l] ? 'c=' + level + ' ' + database.missing[l] : null; })
           .filter(Boolean);
         if (database.serial) notes.unshift('serial driver');
-        return { label: database.id + (notes.length ? ' (' + notes.join(', ') + ')' : ''), data: database.medianMs,
+        return { label: database.id + (notes.length ? ' (' + notes.join(', ') + ')' : ''), data: database.opsPerSec,
           borderColor: palette[i % palette.length], backgroundColor: palette[i % palette.length], spanGaps: false, pointRadius: 3 };
       }) },
       options: {
@@ -183,12 +185,13 @@ export const CRUD_PAGE_SCRIPT = `
           title: { display: true, text: chart.title },
           tooltip: { callbacks: { label: function (item) {
             var database = chart.databases[item.datasetIndex];
-            return database.id + ': ' + item.raw + ' ms (' + database.opsPerSec[item.dataIndex].toLocaleString('en') + ' ops/s)';
+            var l = item.dataIndex;
+            return database.id + ': ' + item.raw.toLocaleString('en') + ' ops/s (p50 ' + database.p50[l] + ' ms, p95 ' + database.p95[l] + ' ms, p99 ' + database.p99[l] + ' ms)';
           } } },
         },
         scales: {
           x: { title: { display: true, text: 'concurrency (operations in flight)' } },
-          y: valueAxis(times, 'median time, ms'),
+          y: axis,
         },
       },
     });
@@ -202,7 +205,8 @@ export default {
   csv: CRUD_CSV,
   charts: {
     id: 'chart-crud',
-    title: 'Total time by concurrency, per phase and document count (lower is better)',
+    headline: true,
+    title: 'Throughput by concurrency, per phase and document count (higher is better; latencies in the tooltips and the tables)',
     none: 'no phase has a level',
     data: crudChartData,
     count: (data) => data.charts.length,

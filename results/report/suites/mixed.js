@@ -96,7 +96,21 @@ function mixedParamWarnings(documents, databases) {
 // results: { <database id>: [figures per level] } }], sweeps: [{ mix, ops, concurrency, rates, results:
 // { <database id>: [figures per target rate] } }] }, workloads in the suite's order, then counts, levels and rates
 // ascending; and the warnings it calls for.
-export function mixedModel({ workloads, databases, documents }) {
+// Each database's p50 and p99 at one target rate as a percentage of the baseline's (the first database) at the
+// same rate: how open loops compare, since their times are the schedule's. Null for the baseline, where either
+// has no latency, and when the comparison is refused (unequal terms) or there is one database.
+function withLatencyPct(results, ids, comparison) {
+  const [baselineId] = ids;
+  const pct = (f, base, p) => (f.latencyMs && base?.latencyMs && base.latencyMs[p] > 0 && typeof f.latencyMs[p] === 'number'
+    ? Math.round((f.latencyMs[p] / base.latencyMs[p]) * 1000) / 10 : null);
+  return Object.fromEntries(Object.entries(results).map(([id, series]) => [id, series.map((f, index) => {
+    const base = results[baselineId][index];
+    const shown = ids.length > 1 && !comparison?.refused && id !== baselineId;
+    return { ...f, latencyPct: shown ? { p50: pct(f, base, 'p50'), p99: pct(f, base, 'p99') } : null };
+  })]));
+}
+
+export function mixedModel({ workloads, databases, documents, comparison }) {
   const closed = new Map();
   const sweeps = new Map();
   for (const workload of workloads) {
@@ -132,10 +146,10 @@ export function mixedModel({ workloads, databases, documents }) {
       ops,
       concurrency,
       rates: points,
-      results: Object.fromEntries(databases.map(({ id }) => [id, points.map((rate) => {
+      results: withLatencyPct(Object.fromEntries(databases.map(({ id }) => [id, points.map((rate) => {
         const workload = byRate.get(rate);
         return rateFigures(rate, workload.name, workload.results[id], runsOf(id, workload.name));
-      })])),
+      })])), databases.map(({ id }) => id), comparison),
     })),
   };
   return { block, warnings: mixedParamWarnings(documents, databases) };
@@ -164,19 +178,27 @@ function closedTable(report, ids) {
 
 // Open loop: a row per workload, count, level, target rate and database: the rate it achieved and the latency
 // measured from each operation's due time; a rate that fell behind its target says by how much.
+// With several databases (and equal terms), each one's p50 and p99 as a percentage of the baseline's at the same
+// rate: the comparison an open loop gives, since every database's run lasts as long as the schedule.
 function sweepTable(report, ids) {
+  const relative = ids.length > 1 && !report.comparison?.refused;
+  const [baselineId] = ids;
+  const pctCell = (f, p) => (f.latencyPct?.[p] == null ? 'n/a' : `${f.latencyPct[p].toFixed(1)}%`);
   return {
     kind: 'table',
     id: 'mixed-open',
-    title: 'Open loop: latency (ms, from each operation\'s due time; lower is better) against achieved throughput, per target rate',
-    header: ['workload', 'operations', 'concurrency', 'database', 'target ops/s', 'achieved ops/s', 'p50 ms', 'p95 ms', 'p99 ms', 'note'],
-    numeric: [1, 2, 4, 5, 6, 7, 8],
+    title: 'Open loop: latency (ms, from each operation\'s due time; lower is better) against achieved throughput, per target rate'
+      + (relative ? `; p50 and p99 relative to ${baselineId}'s at the same rate (= 100%; one merged histogram per database: no interval)` : ''),
+    header: ['workload', 'operations', 'concurrency', 'database', 'target ops/s', 'achieved ops/s', 'p50 ms', 'p95 ms', 'p99 ms',
+      ...(relative ? ['p50 vs baseline', 'p99 vs baseline'] : []), 'note'],
+    numeric: [1, 2, 4, 5, 6, 7, 8, ...(relative ? [9, 10] : [])],
     rows: report.mixed.sweeps.flatMap((sweep) => sweep.rates.flatMap((rate, index) => ids.map((id) => {
       const f = sweep.results[id][index];
       const head = [sweep.mix, formatCount(sweep.ops), String(sweep.concurrency), id, formatCount(rate)];
-      if (f.status !== 'passed') return [...head, f.status, '', '', '', ''];
+      if (f.status !== 'passed') return [...head, f.status, '', '', '', ...(relative ? ['', ''] : []), ''];
       const below = f.note ? `${Math.round((1 - f.achievedRate / rate) * 100)}% below target` : '';
-      return [...head, `${formatCount(f.achievedRate)}${f.clientBound ? ` ${MARK_CLIENT_BOUND}` : ''}`, ...latencyCells(f), below];
+      const vs = !relative ? [] : id === baselineId ? ['100% (baseline)', '100% (baseline)'] : [pctCell(f, 'p50'), pctCell(f, 'p99')];
+      return [...head, `${formatCount(f.achievedRate)}${f.clientBound ? ` ${MARK_CLIENT_BOUND}` : ''}`, ...latencyCells(f), ...vs, below];
     }))),
   };
 }
@@ -322,6 +344,7 @@ export default {
   csv: MIXED_CSV,
   charts: {
     id: 'chart-mixed',
+    headline: true,
     title: 'Throughput and latency per workload; for a rate sweep, latency against achieved throughput',
     none: 'no workload has a passed level or rate',
     data: mixedChartData,
