@@ -252,6 +252,8 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(420px, 1fr)); gap: 1rem; }
 .chart { position: relative; height: 260px; }
 .chart.wide { height: 380px; }
+.chart.small { height: 220px; }
+.grid:has(.chart.small) { grid-template-columns: repeat(auto-fill, minmax(320px, 1fr)); }
 #chart-latency figure:only-child { grid-column: 1 / -1; }
 .grid figure:has(> .chart.wide) { grid-column: 1 / -1; }
 figure { margin: 0; }
@@ -301,7 +303,7 @@ export function formatReportHtml(report) {
 </head>
 <body>
 ${summary}
-${own ? `${chartSection(own.id, own.title, own.count(charts[report.suite]), own.none)}\n` : ''}${comparisonSections(report, charts)}
+${own ? `${chartSection(own.id, own.title, own.count(charts[report.suite]), own.none)}\n` : ''}${(own?.more?.(charts[report.suite], report) ?? []).map((section) => `${chartSection(section.id, section.title, section.count, '')}\n`).join('')}${comparisonSections(report, charts)}
 ${own?.headline ? '' : chartSection('chart-latency', 'Latency percentiles per database', charts.latency.length, 'no compared workload that passed has latencies')}
 ${chartSection('chart-memory', 'Server memory', charts.memory.length, 'n/a: no server memory was measured in these files')}
 ${chartSection('chart-import', 'Import time', charts.import.length, 'n/a: no import was recorded in these files')}

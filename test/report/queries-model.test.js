@@ -92,10 +92,22 @@ test('the CSV\'s own columns: the case, the collection and the published statist
   assert.deepEqual(rows.find((r) => r[0] === 'database').slice(-6), ['', '', '', '', '', '']);
 });
 
-test('the chart data: per size, each database\'s percentage of the baseline per case, the word where it has none', () => {
+test('the chart data: per case its median time against the size; per size each database\'s percentage of the baseline, the word where it has none', () => {
   const data = chartData(buildReport(documents(), { baseline: 'alpha' })).queries;
   assert.deepEqual(data, {
     baseline: 'alpha',
+    sizes: ['1k', '10k'],
+    // The headline: every case's time at each size, a word where a database has none (collect-number ran at 1k only).
+    cases: [
+      {
+        title: 'collect-number',
+        databases: [{ id: 'alpha', medianMs: [2, null], missing: [null, 'not run'] }, { id: 'beta', medianMs: [4, null], missing: [null, 'not run'] }],
+      },
+      {
+        title: 'subquery',
+        databases: [{ id: 'alpha', medianMs: [2, 20], missing: [null, null] }, { id: 'beta', medianMs: [null, 40], missing: ['failed', null] }],
+      },
+    ],
     charts: [
       {
         title: '1k documents: median time relative to alpha (= 100%, lower is faster)',
@@ -110,8 +122,15 @@ test('the chart data: per size, each database\'s percentage of the baseline per 
     ],
   });
   const html = REPORT_FORMATS.html(buildReport(documents(), { baseline: 'alpha' }));
-  assert.ok(html.includes('<section><h2>Median time per case relative to the baseline, per collection size (lower is faster)</h2><div class="grid" id="chart-queries"></div></section>'));
-  assert.ok(html.includes("new Chart(canvas('chart-queries', chart.title), {"));
+  assert.ok(html.includes('<section><h2>Median time per case against the collection size (ms, lower is better), as the publication&#39;s table reads</h2><div class="grid" id="chart-queries"></div></section>'));
+  assert.ok(html.includes('<section><h2>Median time per case relative to alpha, per collection size (lower is faster)</h2><div class="grid" id="chart-queries-relative"></div></section>'));
+  assert.ok(html.includes("new Chart(canvas('chart-queries', chart.title, 'chart small'), {"));
+  // The queries charts are the headline: no overview of 64 steps, no chart per step.
+  assert.ok(!html.includes('id="chart-overview"') && !html.includes('id="chart-normalised"'));
+  // One database: its times, nothing relative to itself.
+  const alone = chartData(buildReport(documents().filter(({ result }) => result.db.id === 'alpha'))).queries;
+  assert.deepEqual([alone.baseline, alone.charts, alone.cases.length], [null, [], 2]);
+  assert.ok(!REPORT_FORMATS.html(buildReport(documents().slice(0, 1))).includes('id="chart-queries-relative"'));
 });
 
 test('keys that are no case, a case one file lacks or did not run, no import, a failed file beside a passed one, rows not recorded', () => {

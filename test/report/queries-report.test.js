@@ -58,14 +58,18 @@ test('the report gives each database the published table, its loads, and the nor
   assert.ok(csv.some((line) => line.includes(',join-id,1k,') && line.endsWith(',1000')), 'a join row with its 1,000 rows');
 });
 
-test('the page draws a bar chart of the cases per size in a browser', browserTest, async () => {
+test('the page draws a line chart of each case against the size, and a bar chart of the cases per size, in a browser', browserTest, async () => {
   const html = REPORT_FORMATS.html(buildReport(documents, { baseline: 'sqlite' }));
-  const { problems, drawn: charts } = await drawPage(html, () => Array.from(document.querySelectorAll('#chart-queries canvas')).map((canvas) => {
+  const { problems, drawn } = await drawPage(html, () => ['#chart-queries', '#chart-queries-relative'].map((section) => Array.from(document.querySelectorAll(`${section} canvas`)).map((canvas) => {
     const chart = window.Chart.getChart(canvas);
-    return { type: chart.config.type, labels: chart.data.labels, bars: chart.data.datasets.map((dataset) => [dataset.label, dataset.data.length]) };
-  }));
+    // Every case is labelled: the bars are tall enough that no label is skipped.
+    const y = chart.scales.y;
+    return { type: chart.config.type, labels: chart.data.labels, bars: chart.data.datasets.map((dataset) => [dataset.label, dataset.data.length]), yLabels: y.ticks.length };
+  })));
   assert.deepEqual(problems, []);
-  assert.deepEqual(charts, [{ type: 'bar', labels: CASES, bars: [['sqlite', 4], ['memory', 4]] }]);
+  const [cases, relative] = drawn;
+  assert.deepEqual(cases.map((chart) => [chart.type, chart.labels, chart.bars]), CASES.map(() => ['line', ['1k'], [['sqlite', 1], ['memory', 1]]]));
+  assert.deepEqual(relative, [{ type: 'bar', labels: CASES, bars: [['sqlite', 4], ['memory', 4]], yLabels: CASES.length }]);
 });
 
 test('bench compare --format html charts one bar per case both sides ran, coloured by its verdict', () => {

@@ -10,7 +10,8 @@
 //   csv: { columns, cells(report, workload, databaseId) } → columns appended to the CSV's workload rows
 //   charts: { id, title, none, data(report), count(data), script } → the page's chart section: `data` is embedded
 //     under the suite's id, and `script` runs in the page with `data`, `canvas`, `palette`, `valueAxis` and `sharedAxis`;
-//     `headline: true` when they are the suite's headline, in place of the generic time and latency charts
+//     `headline: true` when they are the suite's headline, in place of the generic time and latency charts;
+//     `more(data, report)` → [{ id, title, count }]: further sections the script draws into, after the first
 import crud from './crud.js';
 import graph from './graph.js';
 import mixed from './mixed.js';

@@ -1,7 +1,8 @@
 // The queries suite's own view of a report: the table the 2015 AQL shootout published, per database (`test name |
 // collection | runs | min (s) | max (s) | avg (s)`, plus the median and the rows returned), and each database's
 // load time per collection size. The generic tables already give the normalised comparison per case and size;
-// the page adds a chart of each database's median time per case, one per size, relative to the baseline.
+// the page's headline is each case's time against the collection size, then each size's cases relative to the
+// baseline.
 import { median } from 'simple-statistics';
 import { formatCount } from '../../format.js';
 import { caseOf } from '../../queries-table.js';
@@ -116,19 +117,38 @@ export const QUERIES_CSV = Object.freeze({
   },
 });
 
-// The page's charts: per size, each database's median time per case relative to the baseline (log scale).
+// The page's charts. The headline, as the publication's table reads: small multiples, one chart per case, its
+// median time (ms) against the collection size, one line per database, every case on one axis (the page's
+// sharedAxis). Then, with several databases, per size each database's median time per case relative to the
+// baseline: one bar per case and database, each chart as tall as its bars need. One database has nothing to be
+// relative to: no such chart.
 export function queriesChartData(report) {
+  const several = report.databases.length > 1 && !report.comparison?.refused;
+  const cases = distinct(report.queries.cases.map((c) => c.queryCase));
+  const at = (queryCase, size) => report.queries.cases.find((c) => c.queryCase === queryCase && c.size === size);
   return {
-    baseline: report.baseline?.id ?? null,
-    charts: report.queries.sizes.map((size) => {
-      const cases = report.queries.cases.filter((c) => c.size === size);
+    baseline: several ? report.baseline?.id ?? null : null,
+    sizes: report.queries.sizes,
+    cases: cases.map((queryCase) => ({
+      title: queryCase,
+      databases: report.databases.map(({ id }) => {
+        const figures = report.queries.sizes.map((size) => at(queryCase, size)?.results[id] ?? null);
+        return {
+          id,
+          medianMs: figures.map((f) => (f?.status === 'passed' ? f.medianMs : null)),
+          missing: figures.map((f) => (f === null ? 'not run' : f.status === 'passed' ? null : f.status)),
+        };
+      }),
+    })),
+    charts: !several ? [] : report.queries.sizes.map((size) => {
+      const ofSize = report.queries.cases.filter((c) => c.size === size);
       return {
-        title: `${size} documents: median time relative to ${report.baseline?.id} (= 100%, lower is faster)`,
-        cases: cases.map((c) => c.queryCase),
+        title: `${size} documents: median time relative to ${report.baseline.id} (= 100%, lower is faster)`,
+        cases: ofSize.map((c) => c.queryCase),
         databases: report.databases.map(({ id }) => ({
           id,
-          pct: cases.map((c) => (c.results[id].status === 'passed' ? c.results[id].normalisedPct : null)),
-          missing: cases.map((c) => (c.results[id].status === 'passed' ? null : c.results[id].status)),
+          pct: ofSize.map((c) => (c.results[id].status === 'passed' ? c.results[id].normalisedPct : null)),
+          missing: ofSize.map((c) => (c.results[id].status === 'passed' ? null : c.results[id].status)),
         })),
       };
     }),
@@ -136,13 +156,34 @@ export function queriesChartData(report) {
 }
 
 export const QUERIES_PAGE_SCRIPT = `
+  var queryTimes = [];
+  (data.queries ? data.queries.cases : []).forEach(function (chart) {
+    chart.databases.forEach(function (database) { queryTimes = queryTimes.concat(database.medianMs); });
+  });
+  (data.queries ? data.queries.cases : []).forEach(function (chart) {
+    new Chart(canvas('chart-queries', chart.title, 'chart small'), {
+      type: 'line',
+      data: { labels: data.queries.sizes, datasets: chart.databases.map(function (database, i) {
+        var notes = data.queries.sizes.map(function (size, s) { return database.missing[s] ? size + ' ' + database.missing[s] : null; }).filter(Boolean);
+        return { label: database.id + (notes.length ? ' (' + notes.join(', ') + ')' : ''), data: database.medianMs, spanGaps: false, pointRadius: 3,
+          borderColor: palette[i % palette.length], backgroundColor: palette[i % palette.length] };
+      }) },
+      options: {
+        plugins: { title: { display: true, text: chart.title }, legend: { labels: { boxWidth: 12 } } },
+        scales: { x: { title: { display: true, text: 'documents in the collection' } }, y: sharedAxis(queryTimes, 'median time, ms') },
+      },
+    });
+  });
   (data.queries ? data.queries.charts : []).forEach(function (chart) {
     var values = [];
     chart.databases.forEach(function (database) { values = values.concat(database.pct); });
-    new Chart(canvas('chart-queries', chart.title), {
+    var element = canvas('chart-queries-relative', chart.title, 'chart wide');
+    // As tall as its bars need: 14 px a bar, so that every case is labelled.
+    element.parentNode.style.height = (120 + chart.cases.length * chart.databases.length * 14) + 'px';
+    new Chart(element, {
       type: 'bar',
       data: { labels: chart.cases, datasets: chart.databases.map(function (database, i) {
-        return { label: database.id, data: database.pct, backgroundColor: palette[i % palette.length] };
+        return { label: database.id, data: database.pct, backgroundColor: database.id === data.queries.baseline ? '#555' : palette[i % palette.length] };
       }) },
       options: {
         indexAxis: 'y',
@@ -154,7 +195,7 @@ export const QUERIES_PAGE_SCRIPT = `
             return database.id + ': ' + (missing ? missing : item.raw + '%');
           } } },
         },
-        scales: { x: valueAxis(values, '% of the baseline\\'s median time') },
+        scales: { x: valueAxis(values, '% of the baseline\\'s median time'), y: { ticks: { autoSkip: false } } },
       },
     });
   });
@@ -167,10 +208,13 @@ export default {
   csv: QUERIES_CSV,
   charts: {
     id: 'chart-queries',
-    title: 'Median time per case relative to the baseline, per collection size (lower is faster)',
+    headline: true,
+    title: 'Median time per case against the collection size (ms, lower is better), as the publication\'s table reads',
     none: 'no case has a time',
     data: queriesChartData,
-    count: (data) => data.charts.length,
+    count: (data) => data.cases.length,
     script: QUERIES_PAGE_SCRIPT,
+    // With several databases, a second section: each size's cases relative to the baseline.
+    more: (data, report) => (data.charts.length > 0 ? [{ id: 'chart-queries-relative', title: `Median time per case relative to ${report.baseline.id}, per collection size (lower is faster)`, count: data.charts.length }] : []),
   },
 };
