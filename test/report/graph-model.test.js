@@ -173,7 +173,14 @@ test('the gains: the mean of the ratios over the lists both passed with a rate; 
 
 test('the tables: per workload a row per database, rates readable from a few to millions, the gains as the publication printed them', () => {
   const r = report();
-  const blocks = graphBlocks(r);
+  const [gains, ...blocks] = graphBlocks(r);
+  // The headline first: every operation's gains, the status where a database passed no list, n/a where the
+  // baseline has no rate.
+  assert.deepEqual(gains, {
+    kind: 'table', id: 'graph-gains', title: 'Gains over p per operation (its requests per second over p\'s = 1x; higher is better)',
+    header: ['database', 'findEdge', 'inEdges', 'upsertEdges', 'removeEdge'], numeric: [1, 2, 3, 4],
+    rows: [['p', '1x', 'unsupported', '1x', '1x'], ['m', '2.50x', 'n/a', '4.00x', 'n/a']],
+  });
   assert.deepEqual(blocks.map((b) => b.id), ['graph-findEdge', 'graph-inEdges', 'graph-upsertEdges', 'graph-removeEdge', 'graph-import', 'graph-amplification', 'graph-notes']);
   assert.deepEqual(blocks[0], {
     kind: 'table', id: 'graph-findEdge', title: 'findEdge: requests per second per edge list, higher is better; gains over p',
@@ -189,7 +196,7 @@ test('the tables: per workload a row per database, rates readable from a few to 
   // A workload name with other characters than letters and digits: one dash for each run of them.
   const renamed = report();
   renamed.graph.workloads[0].name = 'find  edge/2';
-  assert.equal(graphBlocks(renamed)[0].id, 'graph-find-edge-2');
+  assert.equal(graphBlocks(renamed)[1].id, 'graph-find-edge-2');
 });
 
 test('the rates and gains at their edges: two decimals below 10, one below 100, whole numbers from 100; a gain below 0.1', () => {
@@ -200,7 +207,7 @@ test('the rates and gains at their edges: two decimals below 10, one below 100, 
     findEdge.results.p.g1 = { status: 'passed', requestsPerSec: rates[0], edgesPerSec };
     findEdge.results.p.g2 = { status: 'passed', requestsPerSec: rates[1], edgesPerSec: null };
     findEdge.gains.m = gain;
-    return [...graphBlocks(r)[0].rows[0].slice(1, 3), graphBlocks(r)[0].rows[1][3]];
+    return [...blockOf(r, 'graph-findEdge').rows[0].slice(1, 3), blockOf(r, 'graph-findEdge').rows[1][3]];
   };
   assert.deepEqual(cells([9.994, 10], 0.1), ['9.99', '10.0', '0.10x']);
   assert.deepEqual(cells([99.94, 100.4], 0.0123), ['99.9', '100', '0.012x']);
@@ -210,7 +217,7 @@ test('the rates and gains at their edges: two decimals below 10, one below 100, 
   assert.deepEqual(cells([5, 5], 1, true, null), ['5.00', '5.00', '1.00x']);
   // The baseline without a gain: n/a, never 1x.
   findEdge.gains.p = null;
-  assert.equal(graphBlocks(r)[0].rows[0][3], 'n/a');
+  assert.equal(blockOf(r, 'graph-findEdge').rows[0][3], 'n/a');
 });
 
 test('the import table: a row per database and list with an import, the load against the floor, the bytes written, the size', () => {
@@ -345,7 +352,8 @@ test('the chart data: per edge list the bytes read and written per request and t
   // On g2 only p ran: a workload neither passed there has no label; nothing was counted, so only the size is drawn.
   assert.deepEqual(disk2.databases, [
     { id: 'p', values: [5, null, null], text: ['5.0 MiB', 'not measured', 'not measured'] },
-    { id: 'm', values: [null, null, null], text: ['not measured', 'not measured', 'not measured'] },
+    // m measured nothing there: its legend says so.
+    { id: 'm', label: 'm (not measured)', values: [null, null, null], text: ['not measured', 'not measured', 'not measured'] },
   ]);
   // One edge list: titles without its name; a ratio that is not a number is left out of the words.
   const one = oneList();
@@ -356,9 +364,38 @@ test('the chart data: per edge list the bytes read and written per request and t
   // A workload no database passed on the list has no bars.
   one.graph.workloads.find((w) => w.name === 'inEdges').results.m.g1 = { name: 'inEdges', status: 'failed', reason: 'x' };
   assert.deepEqual(graphChartData(one).charts[0].labels, ['findEdge', 'upsertEdges', 'removeEdge']);
-  // Only zeros and gaps: no chart.
+  // Only zeros and gaps: no chart, a sentence saying why instead.
   const zeros = buildReport([document('z', 'embedded', G2, { findEdge: passed('findEdge', 10, [run(1, 10, { edges: 1, resources: client(0, 0) })]) }, null)]);
-  assert.deepEqual(graphChartData(zeros), { charts: [] });
+  const empty = graphChartData(zeros);
+  assert.deepEqual(empty.charts, []);
+  assert.deepEqual(empty.omitted, [
+    'bytes read per request: 0 B in every workload, so no chart: every read was served from memory (the page cache or the database\'s own cache); --cache with a size below the data and --cold make reads reach the disk',
+    'bytes written per request: 0 B in every workload, so no chart (no write workload ran, or none reached the disk while it was measured)',
+    'edge collection on disk after the import and after each write workload: not measured in these files',
+  ]);
+  // Not sampled at all: said so.
+  const unsampled = buildReport([document('z', 'embedded', G2, { findEdge: passed('findEdge', 10, [run(1, 10, { edges: 1 })]) }, null)]);
+  assert.deepEqual(graphChartData(unsampled).omitted.slice(0, 2), [
+    'bytes read per request: not measured in these files (no process was sampled)', 'bytes written per request: not measured in these files (no process was sampled)',
+  ]);
+});
+
+test('the chart data\'s headline: per edge list each operation\'s requests per second per database, its gains over the baseline in the words', () => {
+  const data = graphChartData(report());
+  assert.deepEqual(data.rates.map((c) => c.title), [
+    'g1: requests per second per operation (higher is better); gains over p in the tooltips', 'g2: requests per second per operation (higher is better); gains over p in the tooltips',
+  ]);
+  const [g1] = data.rates;
+  assert.deepEqual(g1.labels, ['findEdge', 'inEdges', 'upsertEdges', 'removeEdge']);
+  assert.deepEqual(g1.databases, [
+    { id: 'p', values: [20000, null, 10, null], text: ['20,000 requests/s', 'unsupported', '10.0 requests/s (5,000 edges/s)', 'failed'] },
+    { id: 'm', values: [50000, 10000, 40, 200], text: ['50,000 requests/s, 2.50x p', '10,000 requests/s', '40.0 requests/s (20,000 edges/s), 4.00x p', '200 requests/s'] },
+  ]);
+  // One database: its rates, no gains.
+  assert.equal(graphChartData(oneList()).rates.length, 1);
+  const alone = graphChartData(buildReport([documents()[2]])).rates[0];
+  assert.equal(alone.title, 'requests per second per operation (higher is better)');
+  assert.equal(alone.databases[0].text[0], '50,000 requests/s');
 });
 
 test('the rendering hooks: the dataset\'s label, the chart section and its count, the page\'s script', () => {
@@ -370,10 +407,12 @@ test('the rendering hooks: the dataset\'s label, the chart section and its count
   assert.equal(graph.blocks, graphBlocks);
   assert.equal(graph.csv, GRAPH_CSV);
   assert.equal(graph.charts.data, graphChartData);
-  assert.equal(graph.charts.id, 'chart-graph');
-  assert.equal(graph.charts.title, 'Bytes read and written per request (amplification) and the edge collection on disk');
-  assert.match(graph.charts.none, /^nothing to draw: no workload read or wrote a byte as measured, and no size on disk was measured/);
-  assert.equal(graph.charts.count({ charts: [1, 2, 3] }), 3);
+  assert.equal(graph.charts.id, 'chart-graph-rates');
+  assert.equal(graph.charts.headline, true);
+  assert.equal(graph.charts.title, 'Requests per second per operation (higher is better), as Unum\'s tables');
+  assert.equal(graph.charts.none, 'no operation has a rate');
+  assert.equal(graph.charts.count({ rates: [1, 2], charts: [1, 2, 3] }), 2);
+  assert.deepEqual(graph.charts.more({ rates: [], charts: [1, 2], omitted: ['x'] }), [{ id: 'chart-graph', title: 'Bytes read and written per request (amplification) and the edge collection on disk', count: 3 }]);
   assert.equal(graph.charts.script, GRAPH_PAGE_SCRIPT);
   assert.ok(GRAPH_PAGE_SCRIPT.includes("(data.graph ? data.graph.charts : []).forEach(function (chart) {"));
   assert.ok(GRAPH_PAGE_SCRIPT.includes("new Chart(canvas('chart-graph', chart.title), {"));
@@ -382,6 +421,8 @@ test('the rendering hooks: the dataset\'s label, the chart section and its count
   // The page: the section, the data under the suite's id, the script.
   const html = REPORT_FORMATS.html(report());
   assert.ok(html.includes('<section><h2>Bytes read and written per request (amplification) and the edge collection on disk</h2><div class="grid" id="chart-graph"></div></section>'));
+  assert.ok(html.indexOf('id="chart-graph-rates"') < html.indexOf('id="chart-graph"'), 'the headline first');
+  assert.ok(!html.includes('id="chart-overview"') && !html.includes('id="chart-latency"'));
   const data = JSON.parse(html.match(/<script type="application\/json" id="report-data">(.*?)<\/script>/s)[1]);
   assert.deepEqual(data.graph, JSON.parse(JSON.stringify(graphChartData(report()))));
   assert.ok(html.includes("new Chart(canvas('chart-graph', chart.title), {"));

@@ -250,8 +250,23 @@ test('the page charts the bytes per request and the size on disk per edge list i
   assert.deepEqual(charts[0].labels, workloads);
   assert.deepEqual(charts[0].bars, [['postgresql', 10], ['memory', 10]]);
   assert.deepEqual(charts[2].labels, ['after import', 'after upsertEdge', 'after upsertEdges', 'after removeEdge', 'after removeEdges']);
-  assert.deepEqual(charts[2].bars, [['postgresql', 5], ['memory', 0]]);
+  assert.deepEqual(charts[2].bars, [['postgresql', 5], ['memory (not measured)', 0]]);
   assert.equal(charts[2].scale, 'linear');
   // The failed removeEdge of postgresql on the file's list has no bar.
   assert.deepEqual(charts[3].bars, [['postgresql', 9], ['memory', 10]]);
+  // The charts left out are named, each with the reason; the headline draws each list's rates on one axis.
+  const { drawn: page } = await drawPage(html, () => ({
+    notes: Array.from(document.querySelectorAll('#chart-graph p.none')).map((p) => p.textContent),
+    rates: Array.from(document.querySelectorAll('#chart-graph-rates canvas')).map((canvas) => {
+      const chart = window.Chart.getChart(canvas);
+      return [chart.data.labels.length, chart.data.datasets.map((dataset) => dataset.label), chart.scales.y.min, chart.scales.y.max];
+    }),
+  }));
+  assert.deepEqual(page.notes, [
+    `${b}: bytes written per request: 0 B in every workload, so no chart (no write workload ran, or none reached the disk while it was measured)`,
+    `${b}: edge collection on disk after the import and after each write workload: not measured in these files`,
+  ]);
+  assert.equal(page.rates.length, 2);
+  assert.deepEqual(page.rates.map(([labels, datasets]) => [labels, datasets]), [[workloads.length, ['postgresql', 'memory']], [workloads.length, ['postgresql', 'memory']]]);
+  assert.deepEqual(page.rates[0].slice(2), page.rates[1].slice(2), 'one axis for every list');
 });

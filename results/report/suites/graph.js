@@ -235,8 +235,30 @@ function notes(report) {
   return { kind: 'list', id: 'graph-notes', title: 'Graph suite figures', items };
 }
 
+// The headline, as Unum's tables end: a row per database, its gains over the baseline in every operation (the
+// mean over the edge lists of its requests/s over the baseline's). Several databases only, with equal terms.
+function gainsTable(report) {
+  const baselineId = report.baseline.id;
+  return {
+    kind: 'table',
+    id: 'graph-gains',
+    title: `Gains over ${baselineId} per operation (its requests per second over ${baselineId}'s = 1x; higher is better)`,
+    header: ['database', ...report.graph.workloads.map((w) => w.name)],
+    numeric: report.graph.workloads.map((_, i) => i + 1),
+    // No gain: the database's status where it passed no list, else n/a (the baseline has no rate there).
+    rows: report.databases.map(({ id }) => [id, ...report.graph.workloads.map((w) => {
+      const own = Object.values(w.results[id]);
+      if (w.gains[id] === null || w.gains[id] === undefined) return own.every((f) => f.status !== 'passed') ? own[0].status : 'n/a';
+      return id === baselineId ? '1x' : gain(w.gains[id]);
+    })]),
+  };
+}
+
 export function graphBlocks(report) {
-  return [...report.graph.workloads.map((workload) => workloadTable(report, workload)), importTable(report), amplificationTable(report), notes(report)];
+  return [
+    ...(alone(report) || report.comparison?.refused ? [] : [gainsTable(report)]),
+    ...report.graph.workloads.map((workload) => workloadTable(report, workload)), importTable(report), amplificationTable(report), notes(report),
+  ];
 }
 
 export function graphDatasetLabel(dataset) {
@@ -287,34 +309,105 @@ function diskChart(report, list, prefix) {
     report.databases.map(({ id }) => {
       const sizes = [report.graph.imports[id][list.id]?.diskBytes ?? null,
         ...writes.map((w) => (w.results[id][list.id].status === 'passed' ? w.results[id][list.id].diskBytes : null))];
-      return { id, values: sizes.map((size) => (size === null ? null : mib(size))), text: sizes.map((size) => (size === null ? 'not measured' : formatBytes(size))) };
+      return {
+        id,
+        ...(sizes.every((size) => size === null) ? { label: `${id} (not measured)` } : {}),
+        values: sizes.map((size) => (size === null ? null : mib(size))),
+        text: sizes.map((size) => (size === null ? 'not measured' : formatBytes(size))),
+      };
     }));
 }
 
-// A chart of nothing but zeros and gaps would draw no bar: the tables say as much.
+// A chart of nothing but zeros and gaps would draw no bar: it is replaced by a sentence saying why.
 const hasFigures = (entry) => entry.databases.some((database) => database.values.some((value) => value > 0));
 
-// The page's charts, per edge list: bytes read and written per request per workload and database, and the size
-// on disk; a chart without a figure above zero is left out.
+function whyEmpty(entry) {
+  const measured = entry.databases.some((database) => database.values.some((value) => value === 0));
+  if (entry.kind === 'read') {
+    return measured ? `${entry.title.replace(/ \(lower is better\)$/, '')}: 0 B in every workload, so no chart: every read was served from memory (the page cache or the database's own cache); --cache with a size below the data and --cold make reads reach the disk`
+      : `${entry.title.replace(/ \(lower is better\)$/, '')}: not measured in these files (no process was sampled)`;
+  }
+  if (entry.kind === 'written') {
+    return measured ? `${entry.title.replace(/ \(lower is better\)$/, '')}: 0 B in every workload, so no chart (no write workload ran, or none reached the disk while it was measured)`
+      : `${entry.title.replace(/ \(lower is better\)$/, '')}: not measured in these files (no process was sampled)`;
+  }
+  return `${entry.title}: not measured in these files`;
+}
+
+// Per edge list, the headline: each operation's requests per second per database (higher is better), with its
+// gains over the baseline in the tooltip, on one axis for every list.
+function ratesChart(report, list, prefix) {
+  const baselineId = !alone(report) && !report.comparison?.refused ? report.baseline.id : null;
+  const { workloads } = report.graph;
+  return {
+    title: `${prefix}requests per second per operation (higher is better)${baselineId ? `; gains over ${baselineId} in the tooltips` : ''}`,
+    labels: workloads.map((w) => w.name),
+    databases: report.databases.map(({ id }) => {
+      const figures = workloads.map((w) => w.results[id][list.id]);
+      return {
+        id,
+        values: figures.map((f) => (f.status === 'passed' && typeof f.requestsPerSec === 'number' ? f.requestsPerSec : null)),
+        text: figures.map((f, i) => (f.status !== 'passed' ? f.status : `${orNa(f.requestsPerSec, rate)} requests/s`
+          + (workloads[i].batched && typeof f.edgesPerSec === 'number' ? ` (${rate(f.edgesPerSec)} edges/s)` : '')
+          + (baselineId && id !== baselineId && typeof f.requestsPerSec === 'number' && workloads[i].results[baselineId][list.id].requestsPerSec > 0
+            ? `, ${gain(f.requestsPerSec / workloads[i].results[baselineId][list.id].requestsPerSec)} ${baselineId}` : ''))),
+      };
+    }),
+  };
+}
+
+// The page's charts, per edge list: the headline (requests per second per operation), then bytes read and written
+// per request per workload and database, and the size on disk; a chart without a figure above zero is replaced by
+// a sentence (\`omitted\`).
 export function graphChartData(report) {
   const several = report.graph.edgeLists.length > 1;
+  const amplification = report.graph.edgeLists.flatMap((list) => {
+    const prefix = several ? `${list.id}: ` : '';
+    return [{ ...bytesChart(report, list, prefix, 'readBytesPerRequest', 'read'), kind: 'read' }, { ...bytesChart(report, list, prefix, 'writeBytesPerRequest', 'written'), kind: 'written' },
+      { ...diskChart(report, list, prefix), kind: 'disk' }];
+  });
   return {
-    charts: report.graph.edgeLists.flatMap((list) => {
-      const prefix = several ? `${list.id}: ` : '';
-      return [bytesChart(report, list, prefix, 'readBytesPerRequest', 'read'), bytesChart(report, list, prefix, 'writeBytesPerRequest', 'written'),
-        diskChart(report, list, prefix)];
-    }).filter(hasFigures),
+    rates: report.graph.edgeLists.map((list) => ratesChart(report, list, several ? `${list.id}: ` : '')),
+    charts: amplification.filter(hasFigures).map(({ kind: _, ...entry }) => entry),
+    omitted: amplification.filter((entry) => !hasFigures(entry)).map(whyEmpty),
   };
 }
 
 export const GRAPH_PAGE_SCRIPT = `
+  var graphRates = [];
+  (data.graph ? data.graph.rates : []).forEach(function (chart) {
+    chart.databases.forEach(function (database) { graphRates = graphRates.concat(database.values); });
+  });
+  (data.graph ? data.graph.rates : []).forEach(function (chart) {
+    new Chart(canvas('chart-graph-rates', chart.title, 'chart wide'), {
+      type: 'bar',
+      data: { labels: chart.labels, datasets: chart.databases.map(function (database, i) {
+        return { label: database.id, data: database.values, backgroundColor: palette[i % palette.length], maxBarThickness: 60 };
+      }) },
+      options: {
+        plugins: {
+          title: { display: true, text: chart.title },
+          tooltip: { callbacks: { label: function (item) {
+            return chart.databases[item.datasetIndex].id + ': ' + chart.databases[item.datasetIndex].text[item.dataIndex];
+          } } },
+        },
+        scales: { y: sharedAxis(graphRates, 'requests per second') },
+      },
+    });
+  });
+  (data.graph ? data.graph.omitted : []).forEach(function (sentence) {
+    var note = document.createElement('p');
+    note.className = 'none';
+    note.textContent = sentence;
+    document.getElementById('chart-graph').appendChild(note);
+  });
   (data.graph ? data.graph.charts : []).forEach(function (chart) {
     var values = [];
     chart.databases.forEach(function (database) { values = values.concat(database.values); });
     new Chart(canvas('chart-graph', chart.title), {
       type: 'bar',
       data: { labels: chart.labels, datasets: chart.databases.map(function (database, i) {
-        return { label: database.id, data: database.values, backgroundColor: palette[i % palette.length] };
+        return { label: database.label || database.id, data: database.values, backgroundColor: palette[i % palette.length] };
       }) },
       options: {
         plugins: {
@@ -338,11 +431,14 @@ export default {
   datasetLabel: graphDatasetLabel,
   csv: GRAPH_CSV,
   charts: {
-    id: 'chart-graph',
-    title: 'Bytes read and written per request (amplification) and the edge collection on disk',
-    none: 'nothing to draw: no workload read or wrote a byte as measured, and no size on disk was measured (the tables give each figure)',
+    id: 'chart-graph-rates',
+    headline: true,
+    title: 'Requests per second per operation (higher is better), as Unum\'s tables',
+    none: 'no operation has a rate',
     data: graphChartData,
-    count: (data) => data.charts.length,
+    count: (data) => data.rates.length,
     script: GRAPH_PAGE_SCRIPT,
+    // Always there: its charts, or a sentence for each it leaves out.
+    more: (data) => [{ id: 'chart-graph', title: 'Bytes read and written per request (amplification) and the edge collection on disk', count: data.charts.length + data.omitted.length }],
   },
 };
