@@ -111,7 +111,8 @@ export function formatGraphTable(result) {
 export function graphImportLine(done) {
   const size = typeof done.collectionBytes === 'number' ? `; the edge collection takes ${formatBytes(done.collectionBytes)} on disk` : '';
   if (done.reused) return `import: reused the edge collection loaded before (${formatCount(done.edges)} edges)${size}`;
-  const floor = done.floor ? `; reading and parsing the file alone (the floor) ${seconds(done.floor.ms)}, ${formatCount(done.floor.edgesPerSec ?? 0)} edges/s, so the import took ${done.floorMultiple}× the floor` : '';
+  const passes = done.floor?.passes?.length > 1 ? `, the faster of ${done.floor.passes.length} passes` : '';
+  const floor = done.floor ? `; reading and parsing the file alone (the floor${passes}) ${seconds(done.floor.ms)}, ${formatCount(done.floor.edgesPerSec ?? 0)} edges/s, so the import took ${done.floorMultiple}× the floor` : '';
   const io = done.resources?.server?.io ?? done.resources?.client?.io ?? null;
   const written = io ? `; ${done.resources?.server?.io ? 'the server' : 'the harness process (the database inside)'} wrote ${formatBytes(io.writeBytes)}, `
     + `${times(io.writeBytes / (done.edges * EDGE_BYTES))} the edges' logical bytes` : '';

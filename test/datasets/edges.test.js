@@ -181,6 +181,12 @@ test('loadEdges and readBatches give exactly the edges of edges.tsv, and parseFl
   const floor = await parseFloor(dataset);
   assert.equal(floor.edges, lines.length);
   assert.ok(floor.ms > 0 && floor.edgesPerSec > 0);
+  assert.deepEqual(floor.passMs, [floor.ms]);
+  // Several passes: the fastest is the floor, every pass counted whole.
+  const warm = await parseFloor(dataset, { passes: 3 });
+  assert.equal(warm.edges, lines.length);
+  assert.equal(warm.passMs.length, 3);
+  assert.equal(warm.ms, Math.min(...warm.passMs));
 });
 
 test('readBatches: a caller that stops early ends the reader; a file that turns bad on the way is a dataset error naming it', async (t) => {

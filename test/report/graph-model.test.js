@@ -242,6 +242,9 @@ test('the import table: a row per database and list with an import, the load aga
     ['p', 'g2', '6,000', '3.00 s', '2,000', 'n/a', 'n/a', '1.0 KiB', '10.00×', 'not measured', '5.0 MiB (whole data directory)'],
     ['m', 'g1', '1,000', '0.50 s', '2,000', 'n/a', 'n/a', '5.9 KiB', '1,234×', 'harness', '4.0 KiB'],
   ]);
+  // An import faster than the floor points to the note that says what that can mean.
+  r.graph.imports.m.g1 = { ...r.graph.imports.m.g1, floorEdgesPerSec: 9000, floorMultiple: 0.23 };
+  assert.equal(blockOf(r, 'graph-import').rows[2][6], '0.23× (below it: see "of the floor")');
 });
 
 test('the amplification table: each workload named once, a column for the edge list when there are several, words where nothing was measured', () => {
@@ -286,12 +289,13 @@ test('one edge list: no column for it in the amplification table; one database: 
 
   const notes = blockOf(report(), 'graph-notes');
   assert.deepEqual([notes.kind, notes.title], ['list', 'Graph suite figures']);
-  assert.deepEqual(notes.items.map((item) => item.label), ['requests/s', 'gains', 'read/written', 'amplification', 'on disk']);
+  assert.deepEqual(notes.items.map((item) => item.label), ['requests/s', 'gains', 'read/written', 'amplification', 'of the floor', 'on disk']);
   assert.deepEqual(notes.items[1].lines, ['as the publication: the mean over the edge lists of the database\'s requests/s over p\'s (= 1x); the normalised table below compares the medians with their intervals']);
   assert.match(notes.items[0].lines[0], /^requests per run over the median time of every valid run of that database and edge list \(for an even number of runs the mean of the middle two/);
   assert.match(notes.items[2].lines[0], /^bytes the server's process tree read from and wrote to storage per request \(\/proc\/<pid>\/io\)/);
   assert.deepEqual(notes.items[3].lines, ['those bytes over the logical bytes of the edges answered or written, 12 bytes an edge']);
-  assert.match(notes.items[4].lines[0], /^the edge collection with its indexes as the adapter measures it/);
+  assert.match(notes.items[4].lines[0], /^the import's time over the floor's: reading and parsing the edge file alone, the faster of two passes/);
+  assert.match(notes.items[5].lines[0], /^the edge collection with its indexes as the adapter measures it/);
 
   const alone = buildReport(documents().filter(({ result }) => result.db.id === 'm'));
   const blocks = graphBlocks(alone);
@@ -300,7 +304,7 @@ test('one edge list: no column for it in the amplification table; one database: 
     header: ['database', 'g1'], numeric: [1], rows: [['m', '50,000']],
   });
   assert.equal(blocks[1].title, 'upsertEdges: requests per second (edges per second) per edge list, higher is better');
-  assert.deepEqual(blockOf(alone, 'graph-notes').items.map((item) => item.label), ['requests/s', 'read/written', 'amplification', 'on disk']);
+  assert.deepEqual(blockOf(alone, 'graph-notes').items.map((item) => item.label), ['requests/s', 'read/written', 'amplification', 'of the floor', 'on disk']);
   // The report's text holds the graph tables right after the summary and the terms.
   const text = REPORT_FORMATS.table(alone).split('\n');
   assert.deepEqual(text.slice(10, 13), ['findEdge: requests per second per edge list, higher is better:', '  database      g1', '  m         50,000']);

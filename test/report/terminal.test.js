@@ -293,6 +293,12 @@ test('the graph suite\'s table: requests and edges per second, the bytes per req
   ]);
 });
 
+test('the graph suite\'s import line says the floor is the faster of its passes', () => {
+  const result = graphResult('server');
+  result.import.floor.passes = [130, 100];
+  assert.match(formatTable(result).split('\n')[1], /; reading and parsing the file alone \(the floor, the faster of 2 passes\) 0\.10 s, 60,000 edges\/s, so the import took 25× the floor;/);
+});
+
 test('the graph suite\'s table for an embedded database: the harness\'s own bytes, none where a run has no figures', () => {
   const lines = formatTable(graphResult('embedded')).split('\n');
   assert.equal(lines[1], 'import: 6,000 edges in 2.50 s (2,400 edges/s, indexes 0.12 s); reading and parsing the file alone (the floor) 0.10 s, 60,000 edges/s, '

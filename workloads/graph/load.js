@@ -12,6 +12,8 @@ import { describeDifferences, verifyStore, writtenState } from './verify.js';
 
 export const COLLECTION = 'edges';
 export const BATCH = 100_000;
+// The floor's passes: the first warms the page cache (and the parser's code), as the import finds them.
+export const FLOOR_PASSES = 2;
 
 const round1 = (value) => Math.round(value * 10) / 10;
 const number = (value) => value.toLocaleString('en-US');
@@ -108,8 +110,8 @@ export async function loadEdgeCollection({ adapter, description, options, data, 
     const { graph, ...rest } = marker;
     await adapter.writeMarker(rest);
   }
-  progress?.log(`reading and parsing ${data.file} alone (the floor)`);
-  const floor = await parseFloor(data);
+  progress?.log(`reading and parsing ${data.file} alone (the floor, the faster of ${FLOOR_PASSES} passes)`);
+  const floor = await parseFloor(data, { passes: FLOOR_PASSES });
   const { ms, edgesMs, sha256 } = await importEdges({ adapter, data, progress, expected: expectedOnce });
   await adapter.writeMarker({ ...(await storedMarker(adapter)), graph: wanted });
   return {
@@ -119,7 +121,7 @@ export async function loadEdgeCollection({ adapter, description, options, data, 
     edgesMs: round1(edgesMs),
     indexesMs: round1(ms - edgesMs),
     edgesPerSec: perSecond(data.edges, ms),
-    floor: { ms: round1(floor.ms), edgesPerSec: perSecond(data.edges, floor.ms) },
+    floor: { ms: round1(floor.ms), edgesPerSec: perSecond(data.edges, floor.ms), passes: floor.passMs.map(round1) },
     floorMultiple: floor.ms > 0 ? Math.round((ms / floor.ms) * 100) / 100 : null,
     collectionBytes: await sizeOf(),
     sha256: { edges: sha256 },
