@@ -14,15 +14,16 @@ export function currentServerPid(server) {
 // Resolves, once the server's baseline is read, with a meter whose stop() resolves with
 // `{ server, client, clientBound }` as recorded in a run. `workers`: the client figures of the processes that ran
 // the operations (bench run --clients), each as meterClient() gives them; none when the harness ran them itself.
+// `ioSettleMs`: how long after the run the server's I/O counters are read again (see sampleTree).
 export async function measureRun(server) {
   const pid = currentServerPid(server);
   const sampler = pid ? sampleTree(pid) : null;
   await sampler?.ready;
   const client = meterClient();
   return {
-    async stop(workers = []) {
+    async stop(workers = [], { ioSettleMs = 0 } = {}) {
       const own = client.stop();
-      const serverFigures = sampler ? await sampler.stop() : null;
+      const serverFigures = sampler ? await sampler.stop({ ioSettleMs }) : null;
       if (workers.length > 0) return { server: serverFigures, ...combineClients([own, ...workers]) };
       const { wallMs, ...clientFigures } = own;
       return { server: serverFigures, client: clientFigures, clientBound: isClientBound(clientFigures.cpuPct, wallMs) };

@@ -132,12 +132,30 @@ export function sampleTree(pid, { intervalMs = SAMPLE_INTERVAL_MS, read = readTr
 
   return {
     ready: take(),
-    // Takes the closing reading and resolves with the summary, or null when the process was never seen.
-    async stop() {
+    // Takes the closing reading and resolves with the summary, or null when the process was never seen. With
+    // `ioSettleMs`, the I/O counters are read once more that long after the closing reading (the memory and CPU
+    // figures stay the run's): a server that defers its writes (PostgreSQL's WAL writer every 200 ms under
+    // synchronous_commit=off, InnoDB's log once a second) writes a short run's bytes after it ended.
+    async stop({ ioSettleMs = 0 } = {}) {
       clearInterval(timer);
       await take();
       stopTimer();
       if (totals.samples === 0) return null;
+      let settled = null;
+      if (ioSettleMs > 0 && totals.samples > 1 && !ioState.unknown) {
+        await new Promise((resolve) => { setTimeout(resolve, ioSettleMs); });
+        let reading = null;
+        try {
+          reading = await read(pid);
+        } catch {
+          // Gone or unreadable: the run's own figures stand.
+        }
+        if (reading?.io) {
+          const io = ioSince(ioState, reading.io);
+          for (const field of IO_FIELDS) totals.io[field] += io[field];
+          settled = ioSettleMs;
+        }
+      }
       const cpuMeanPct = totals.elapsedMs > 0 ? percent(totals.ticks, totals.elapsedMs) : null;
       // The mean of a span shorter than a peak's interval is ticks' rounding too: it cannot set the peak.
       const meanCounts = cpuMeanPct !== null && totals.elapsedMs >= MIN_PEAK_INTERVAL_MS;
@@ -151,6 +169,7 @@ export function sampleTree(pid, { intervalMs = SAMPLE_INTERVAL_MS, read = readTr
         ms: Math.round(totals.elapsedMs),
         // Null when no interval was measured or any process's counters were unreadable.
         io: totals.samples > 1 && !ioState.unknown ? totals.io : null,
+        ...(settled ? { ioSettleMs: settled } : {}),
       };
     },
   };

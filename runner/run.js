@@ -114,7 +114,8 @@ async function runWorkload({
       onProgress,
     });
   } finally {
-    if (meter) usage.resources = await meter.stop(outcome?.clients);
+    // A step that writes reads the server's I/O once more after it (workload.ioSettleMs): writes it deferred count.
+    if (meter) usage.resources = await meter.stop(outcome?.clients, { ioSettleMs: outcome && !outcome.aborted ? workload.ioSettleMs ?? 0 : 0 });
     // The count that completed, never the total: an interrupted or failed step must not read as finished.
     const unfinished = !outcome ? 'failed' : outcome.aborted ? `interrupted: ${outcome.completed} of ${inputs.length} done, not recorded` : null;
     bar?.stop(outcome ? outcome.completed : shown, unfinished);

@@ -126,6 +126,41 @@ test('the sampler sums the tree\'s I/O from its baseline on', async () => {
   assert.deepEqual(figures.io, { readBytes: 0, writeBytes: 600, readChars: 20, writeChars: 0 });
 });
 
+test('with ioSettleMs the I/O counters are read once more after the run, the memory and CPU figures staying the run\'s', async () => {
+  // The run: 500 bytes written. Then, after it, a deferred flush writes 300 more (a WAL writer).
+  const runReadings = () => [
+    { at: 0, ticks: new Map([['10:1', 0]]), io: at([['10:1', null, io(1000)]]), rssBytes: 10 },
+    { at: 1000, ticks: new Map([['10:1', 100]]), io: at([['10:1', null, io(1500)]]), rssBytes: 20 },
+  ];
+  // The readings in order, then the last one with `flush` as its counters (none: the same counters).
+  const sampled = (readings) => {
+    let reads = 0;
+    const read = async () => {
+      const reading = reads < readings.length ? readings[reads] : { ...readings.at(-1), ...(readings.flush ? { io: readings.flush } : {}) };
+      reads += 1;
+      return reading;
+    };
+    return { sampler: sampleTree(10, { intervalMs: 60_000, read }), reads: () => reads };
+  };
+  const readings = runReadings();
+  readings.flush = at([['10:1', null, io(1800)]]);
+  const { sampler, reads } = sampled(readings);
+  await sampler.ready;
+  const started = performance.now();
+  const plain = sampled(Object.assign(runReadings(), { flush: null }));
+  await plain.sampler.ready;
+  // Without settling: the run's 500 bytes alone.
+  const before = await plain.sampler.stop();
+  assert.equal(before.io.writeBytes, 500);
+  assert.equal(before.ioSettleMs, undefined);
+  const figures = await sampler.stop({ ioSettleMs: 150 });
+  assert.ok(performance.now() - started >= 145, 'it waited');
+  assert.equal(reads(), 3, 'the baseline, the closing reading and one after the wait');
+  assert.equal(figures.io.writeBytes, 800);
+  assert.equal(figures.ioSettleMs, 150);
+  assert.deepEqual([figures.rssPeakBytes, figures.samples, figures.ms], [before.rssPeakBytes, before.samples, before.ms]);
+});
+
 test('sums of runs or processes: absent when none carries counters, unknown when any is unknown', () => {
   assert.equal(sumIo([]), undefined);
   assert.equal(sumIo([undefined, undefined]), undefined);

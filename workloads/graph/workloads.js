@@ -128,6 +128,8 @@ export async function prepareRound(adapter, collection, ctx) {
   if (after.count > 0) throw new Error(`the edge collection differs from the edge list after the earlier writes were undone: ${describeDifferences(after)}`);
 }
 
+export const IO_SETTLE_MS = 1000;
+
 function write(operation, { batched, inputsOf, edgesOf, removes }) {
   return {
     name: operation,
@@ -135,6 +137,9 @@ function write(operation, { batched, inputsOf, edgesOf, removes }) {
     compared: true,
     // Each write is committed under the run's durability term.
     durability: 'run',
+    // A server's I/O is read again a second after the run: under the relaxed term PostgreSQL's WAL writer and
+    // InnoDB write a short run's log after it ended (a batched removal once showed 0 B written).
+    ioSettleMs: IO_SETTLE_MS,
     inputs: inputsOf,
     call: (adapter, input, { collection, durable }) => adapter.graph[operation](collection, input, { durable }),
     check: (ctx, inputs, answers, adapter, { collection }) => {
