@@ -168,10 +168,22 @@ const pageScript = (suiteScript) => `
     var positive = values.filter(function (v) { return typeof v === 'number' && v > 0; });
     return positive.length > 1 && Math.max.apply(null, positive) / Math.min.apply(null, positive) > 20;
   }
-  // A log axis labels 1, 3, 10, 30, ... of each decade only: Chart.js's own labels (1, 2, 3, ... 9) overlap.
+  // A log axis labels 1, 3, 10, 30, ... of each decade where there is room, else only the powers of ten, every
+  // one or every few decades: Chart.js's own labels (1, 2, 3, ... 9 of each decade) overlap. The room is the
+  // axis's length per decade against what a label needs (its height upright, about its width along an x axis).
   function decadeLabel(value) {
-    var mantissa = value / Math.pow(10, Math.floor(Math.log10(value) + 1e-9));
-    return Math.abs(mantissa - 1) < 1e-6 || Math.abs(mantissa - 3) < 1e-6 ? value.toLocaleString('en') : null;
+    var exponent = Math.floor(Math.log10(value) + 1e-9);
+    var mantissa = value / Math.pow(10, exponent);
+    var one = Math.abs(mantissa - 1) < 1e-6;
+    var three = Math.abs(mantissa - 3) < 1e-6;
+    var decades = Math.max(Math.log10(this.max) - Math.log10(this.min), 1e-9);
+    var perDecade = (this.isHorizontal() ? this.width : this.height) / decades;
+    var need = this.isHorizontal() ? 70 : 18;
+    // Below 1, as many decimals as the value has (toLocaleString would round 0.0003 to 0).
+    var text = value >= 1 ? value.toLocaleString('en') : value.toFixed(Math.max(0, -exponent));
+    if (perDecade >= 2.4 * need) return one || three ? text : null;
+    var every = Math.max(1, Math.ceil(need / perDecade));
+    return one && exponent % every === 0 ? text : null;
   }
   function valueAxis(values, text) {
     return spansDecades(values) ? { type: 'logarithmic', title: { display: true, text: text + ', log scale' }, ticks: { callback: decadeLabel } }

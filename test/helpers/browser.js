@@ -32,8 +32,8 @@ export const missing = `no chromium binary on PATH (${BROWSERS.join(', ')}): ins
 export const browserTest = { skip: browserPath || required ? false : missing, timeout: 120_000 };
 
 // Loads the page `html` from a file and resolves with what `evaluate` (run in the page) returns, and the errors
-// the page logged or threw.
-export async function drawPage(html, evaluate) {
+// the page logged or threw. `width`: the window's, in CSS pixels (Chromium's own default is 800).
+export async function drawPage(html, evaluate, { width = null } = {}) {
   assert.ok(browserPath, `BENCH_REQUIRE lists chromium, but ${missing}`);
   const { default: puppeteer } = await import('puppeteer-core');
   const work = mkdtempSync(path.join(os.tmpdir(), 'bench-report-page-'));
@@ -42,6 +42,7 @@ export async function drawPage(html, evaluate) {
   const browser = await puppeteer.launch({ executablePath: browserPath, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
   try {
     const page = await browser.newPage();
+    if (width) await page.setViewport({ width, height: 900 });
     const problems = [];
     page.on('console', (message) => { if (message.type() === 'error') problems.push(`console: ${message.text()}`); });
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
