@@ -1,5 +1,6 @@
 // The registry of adapters. Each entry is loaded only when used, so a missing optional driver
 // of one database never breaks the others.
+import { closest } from '../core/closest.js';
 import { BenchError, ErrorCodes } from '../core/errors.js';
 
 const ADAPTERS = {
@@ -18,6 +19,12 @@ const ADAPTERS = {
 
 export const DEFAULT_DB = 'sqlite';
 
+// What a user may type for a database the registry names otherwise (the server `bench server` runs for it, its
+// common short name): the "did you mean" of an unknown database.
+const NAMES_OF_OTHERS = Object.freeze({
+  mariadb: 'mysql', pouchdb: 'couchdb', postgres: 'postgresql', pg: 'postgresql', mongo: 'mongodb', arango: 'arangodb', orient: 'orientdb',
+});
+
 export function adapterIds() {
   return Object.keys(ADAPTERS);
 }
@@ -25,8 +32,9 @@ export function adapterIds() {
 export async function loadAdapter(id) {
   const load = ADAPTERS[id];
   if (!load) {
+    const near = NAMES_OF_OTHERS[id] ?? closest(String(id), adapterIds());
     throw new BenchError(ErrorCodes.UNKNOWN_DB,
-      `unknown database "${id}"; valid databases: ${adapterIds().join(', ')}`);
+      `unknown database "${id}"${near ? ` (did you mean "${near}"?)` : ''}; valid databases: ${adapterIds().join(', ')}`);
   }
   return (await load()).default;
 }

@@ -260,7 +260,7 @@ await cli
       db: { type: 'string', demandOption: 'name the database: --db <id>', describe: `database adapter: ${adapterIds().join(', ')}` },
       suite: { type: 'string', choices: suiteIds(), default: 'mixed', describe: 'the suite the shards run (mixed)' },
       shards: { type: 'number', demandOption: 'name the number of shards: --shards <n>', describe: 'pods, one shard each (completions = parallelism)' },
-      image: { type: 'string', demandOption: 'name the harness image: --image <image> (see the Dockerfile)', describe: 'the harness image' },
+      image: { type: 'string', demandOption: 'name the harness image, built from the Dockerfile: --image <image>', describe: 'the harness image' },
       'run-id': { type: 'string', describe: 'the Job\'s name and the shards\' --run-id', defaultDescription: '<suite>-<db>-<UTC time>' },
       'k8s-namespace': { type: 'string', describe: 'the Kubernetes namespace of the Jobs', defaultDescription: 'kubectl\'s current one' },
       secret: { type: 'string', default: K8S_DEFAULTS.secret, describe: 'the Secret holding the database password under the key "password" (never inline)' },

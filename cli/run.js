@@ -136,8 +136,9 @@ async function execute(rawArgv, { stdout, importOnly, onDone = null }) {
   // Flag mistakes are reported before the dataset is prepared, which can take minutes the first time.
   const suiteConfig = suite.configure(settings);
   const durability = durabilityOf(argv);
+  // A suite that cannot be sharded is said first: the flags a shard also needs are beside the point then.
+  if (argv.shard !== undefined) checkShardedSuite(suite.id);
   const shard = shardSettings(argv, hideBin(process.argv));
-  if (shard) checkShardedSuite(suite.id);
   const clients = argv.clients ?? 1;
   checkClients(description, clients);
   const warning = clientsWarning(clients);

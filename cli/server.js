@@ -89,6 +89,11 @@ async function familyCommand(server, argv, { stdout }) {
       return ExitCodes.OK;
     }
     case 'stop': {
+      // Nothing running: said at once, without a progress line of a stop that does not happen.
+      if (!serverStatus(server, { cacheDir })) {
+        write(`${server.name} is not running: nothing to stop`);
+        return ExitCodes.OK;
+      }
       write(stopServerMessage(server, await timed(`stopping ${server.name}`, () => stopServer(server, { cacheDir }))));
       return ExitCodes.OK;
     }

@@ -1,6 +1,9 @@
 // yargs' own usage messages in the harness's words: one line per mistake, naming the flag or argument, the value
 // typed and the values it takes ("--scale huge is not a choice: tiny, small, medium or full"), an unknown command as
 // such, an unknown flag with the command it was given to. Pure, so that the tests can hold every wording.
+import { closest } from '../core/closest.js';
+
+export { closest };
 
 // The positional arguments that take a fixed set of values, by command: how each is named in a message.
 const POSITIONAL_WORDS = { action: 'action', dataset: 'dataset' };
@@ -24,29 +27,6 @@ export function invalidValues(message) {
   return found.length > 0 ? found : null;
 }
 
-// The number of single-character edits between a and b (Levenshtein).
-function distance(a, b) {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i += 1) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j += 1) {
-      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length];
-}
-
-// The known name closest to `name`, when it is a likely typo of it (at most 2 edits, and fewer than half of it).
-export function closest(name, known) {
-  let best = null;
-  for (const candidate of known) {
-    const d = distance(name, candidate);
-    if (d <= 2 && d < name.length / 2 && (!best || d < best.d)) best = { candidate, d };
-  }
-  return best?.candidate ?? null;
-}
-
 // The first word of the command line that is not a flag (the command typed), or null.
 function typedCommand(args) {
   return args.find((arg) => !arg.startsWith('-')) ?? null;
@@ -68,6 +48,17 @@ export function usageMessage(message, args, commands, flags = []) {
     return invalid.map(({ name, given, choices }) => (POSITIONAL_WORDS[name] && !args.some((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`))
       ? `bench ${command}: "${given}" is not a${/^[aeiou]/.test(POSITIONAL_WORDS[name]) ? 'n' : ''} ${POSITIONAL_WORDS[name]} it knows: ${orList(choices)}`
       : given === '' ? `--${name} needs a value: ${choices.join(', ')}` : `--${name} ${given} is not a choice: ${orList(choices)}`)).join('\n');
+  }
+  // yargs' "Missing required arguments: db, shards\nname the database: --db <id>\n...": one line naming each
+  // flag with what it takes, from the hints its options give ("name the database: --db <id>").
+  const required = /^Missing required arguments?: ([^\n]+)/.exec(text);
+  if (required && known) {
+    const hints = text.split('\n').slice(1).map((line) => /^name (?:the )?(.+?): (--\S+(?: <[^>]+>)?)(.*)$/.exec(line.trim())).filter(Boolean);
+    const needed = required[1].split(', ').map((name) => {
+      const hint = hints.find((match) => match[2].split(' ')[0] === `--${name}`);
+      return hint ? `${hint[2]} (the ${hint[1]}${hint[3]})` : `--${name}`;
+    });
+    return `bench ${command} needs ${needed.length > 1 ? `${needed.slice(0, -1).join(', ')} and ${needed.at(-1)}` : needed[0]}`;
   }
   const unknown = /^Unknown arguments?: (.+)$/.exec(text);
   if (unknown && known) {

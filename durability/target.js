@@ -11,6 +11,8 @@ import { crashModes } from './load.js';
 const EMBEDDED_ON_DISK = new Set(['sqlite', 'duckdb']);
 
 const refuse = (reason) => usageError(`cannot crash a server it did not start: ${reason}`);
+// A store that is neither a server nor on disk: nothing a crash could lose.
+const nothingToCrash = (reason) => usageError(`nothing to crash: ${reason}`);
 
 // Whether a crash test can take this database at all: an insert to load it with, and data in files of an
 // embedded database or a local server `bench server` runs.
@@ -30,9 +32,9 @@ export function crashTarget(description, { cacheDir, host, port }) {
     return { kind: 'child' };
   }
   if (!SERVER_FAMILIES.includes(description.server)) {
-    throw refuse(description.kind === 'server'
-      ? `${description.name} has no local server that \`bench server\` runs`
-      : `${description.name} keeps nothing outside the harness's process`);
+    throw description.kind === 'server'
+      ? refuse(`${description.name} has no local server that \`bench server\` runs`)
+      : nothingToCrash(`${description.name} keeps nothing outside the harness's process`);
   }
   const server = serverFamily(description.server);
   const state = runningServer(cacheDir, server.family);

@@ -63,6 +63,12 @@ test('bad usage exits with 2 and names the valid choices', async () => {
   const unknownDb = await bench(['run', '--db', 'oracle']);
   assert.equal(unknownDb.code, 2);
   assert.match(unknownDb.stderr, new RegExp(`unknown database "oracle"; valid databases: ${adapterIds().join(', ')}`));
+  // A typo, or the name of the server the adapter drives, is answered with the adapter's name.
+  for (const [typed, meant] of [['postgres', 'postgresql'], ['mariadb', 'mysql'], ['pouchdb', 'couchdb'], ['sqlit', 'sqlite']]) {
+    const near = await bench(['run', '--db', typed]);
+    assert.equal(near.code, 2);
+    assert.match(near.stderr, new RegExp(`^error: unknown database "${typed}" \\(did you mean "${meant}"\\?\\); valid databases: `));
+  }
 
   const unknownWorkload = await bench(['run', '--workload', 'neighbours']);
   assert.equal(unknownWorkload.code, 2);

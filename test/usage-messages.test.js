@@ -1,6 +1,9 @@
 // yargs' usage messages in the harness's words (cli/usage.js), and the real CLI answering each bad choice, unknown
 // command, unknown flag and empty value in one line naming what was typed and what it takes (exit code 2).
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { test } from 'node:test';
 import { closest, emptyValue, invalidValues, orList, usageMessage } from '../cli/usage.js';
 import { spawnBench } from './helpers/cli.js';
@@ -28,7 +31,14 @@ test('an unknown command is named as such, with yargs\' suggestion; an unknown f
   assert.equal(usageMessage('Unknown argument: concurency', ['run', '--concurency', '5'], COMMANDS, ['concurrency', 'db']),
     'bench run takes no --concurency (did you mean --concurrency?): see "bench run --help"');
   assert.equal(usageMessage('Unknown arguments: a1, b2', ['run', '--a1', '--b2'], COMMANDS, ['db']), 'bench run takes no --a1 or --b2: see "bench run --help"');
-  assert.equal(usageMessage('Missing required argument: out', ['merge', 'x'], COMMANDS), null, 'other messages keep their words');
+  // A missing required flag: the command, each flag with what it takes, in one line.
+  assert.equal(usageMessage('Missing required argument: out\nname the merged result file: --out <file>', ['merge', 'x'], [...COMMANDS, 'merge']),
+    'bench merge needs --out <file> (the merged result file)');
+  assert.equal(usageMessage('Missing required arguments: db, shards, image\nname the database: --db <id>\nname the number of shards: --shards <n>'
+    + '\nname the harness image, built from the Dockerfile: --image <image>', ['k8s', 'job'], [...COMMANDS, 'k8s']),
+  'bench k8s needs --db <id> (the database), --shards <n> (the number of shards) and --image <image> (the harness image, built from the Dockerfile)');
+  assert.equal(usageMessage('Missing required argument: out', ['merge', 'x'], [...COMMANDS, 'merge']), 'bench merge needs --out', 'without a hint, the flag alone');
+  assert.equal(usageMessage('Implications failed:\n  a -> b', ['merge', 'x'], [...COMMANDS, 'merge']), null, 'other messages keep their words');
   assert.equal(closest('concurency', ['concurrency', 'clients']), 'concurrency');
   assert.equal(closest('xy', ['db', 'out']), null, 'a short name is no typo of another short one');
 });
@@ -70,5 +80,26 @@ test('the CLI answers every bad choice, command, flag and empty value in one lin
 test('bench crash names the databases it takes when it cannot take the one given', { timeout: 60_000 }, async () => {
   const { code, stderr } = await spawnBench(['crash', '--db', 'memory'], { timeoutMs: 30_000 });
   assert.equal(code, 2, stderr);
-  assert.match(stderr, /^error: cannot crash a server it did not start: In-process memory keeps nothing outside the harness's process; bench crash takes sqlite, duckdb, postgresql, postgresql_tabular, mysql, neo4j, orientdb, couchdb$/m);
+  assert.match(stderr, /^error: nothing to crash: In-process memory keeps nothing outside the harness's process; bench crash takes sqlite, duckdb, postgresql, postgresql_tabular, mysql, neo4j, orientdb, couchdb$/m);
+});
+
+test('the newcomer\'s other answers: a missing required flag in one line, a suite that cannot be sharded said first, a stop of nothing', { timeout: 60_000 }, async () => {
+  const merge = await spawnBench(['merge', 'results'], { timeoutMs: 30_000 });
+  assert.equal(merge.code, 2);
+  assert.equal(merge.stderr.split('\n')[0], 'error: bench merge needs --out <file> (the merged result file)');
+  const k8s = await spawnBench(['k8s', 'job', '--suite', 'mixed'], { timeoutMs: 30_000 });
+  assert.equal(k8s.code, 2);
+  assert.equal(k8s.stderr.split('\n')[0], 'error: bench k8s needs --db <id> (the database), --shards <n> (the number of shards) and --image <image> (the harness image, built from the Dockerfile)');
+  const shard = await spawnBench(['run', '--shard', '0/2'], { timeoutMs: 30_000 });
+  assert.equal(shard.code, 2);
+  assert.match(shard.stderr, /^error: --shard runs the mixed suite; the social suite's checks/);
+  const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'bench-stop-'));
+  try {
+    const stop = await spawnBench(['server', 'stop', 'postgresql', '--cache-dir', cacheDir], { timeoutMs: 30_000 });
+    assert.equal(stop.code, 0, stop.stderr);
+    assert.equal(stop.stdout, 'PostgreSQL is not running: nothing to stop\n');
+    assert.equal(stop.stderr, '', 'no progress of a stop that does not happen');
+  } finally {
+    rmSync(cacheDir, { recursive: true, force: true });
+  }
 });
