@@ -34,7 +34,7 @@ function checkOneSuite(documents) {
     `the results are of ${suites.length} different suites: ${suites.join(', ')}`,
     ...suites.flatMap((suite) => [`${suite}:`, ...fileLines(documents.filter(({ result }) => suiteOf(result) === suite).map(({ file }) => file), '  ')])
       .map((line) => `  ${line}`),
-    '  report each suite on its own (one folder or list of files per suite)',
+    '  report each suite on its own (one folder or list of files per suite), or choose one with --suite <id>',
   ].join('\n'));
 }
 
@@ -128,6 +128,8 @@ export function buildReport(given, options = {}) {
 
 function buildRunReport(given, { baseline: requested, dataset, allowMixed = false, allowUnequalTerms = false }) {
   const warnings = [];
+  // Different suites first: choosing the latest dataset would otherwise drop a whole suite with a note.
+  checkOneSuite(given);
   const { documents, choice } = selectDataset(given, { dataset, allowMixed });
   const names = workloadNames(documents);
   checkSameWork(documents, names, { allowMixed, remedy: REMEDY }, warnings);

@@ -125,8 +125,12 @@ test('different work refused: the first difference on the first line, the others
   // Results of different suites, whatever the flags.
   assert.throws(() => checkSameWork([a, document('e', { extra: { suite: 'crud' } })], names, { allowMixed: true }, []), {
     code: 'E_MIXED_SUITES',
-    message: 'the results are of 2 different suites: social, crud\n  social:\n    a.json\n  crud:\n    e.json\n  report each suite on its own (one folder or list of files per suite)',
+    message: 'the results are of 2 different suites: social, crud\n  social:\n    a.json\n  crud:\n    e.json\n  report each suite on its own (one folder or list of files per suite), or choose one with --suite <id>',
   });
+  // Even when the suites' datasets differ: refused, never one suite's results dropped for the latest dataset.
+  const crud = document('f', { extra: { suite: 'crud', dataset: { id: 'crud-uniform-s1' }, startedAt: '2030-01-01T00:00:00Z' } });
+  assert.throws(() => buildReport([a, crud]), { code: 'E_MIXED_SUITES' });
+  assert.equal(buildReport([a, crud], { suite: 'crud' }).suite, 'crud', '--suite chooses one');
 });
 
 test('the dataset chosen: the latest document\'s, by its start or else its end, ties by id, an undated one last', async () => {
