@@ -61,10 +61,13 @@ let n = 0;
 try {
   for (const args of INPUTS) {
     n += 1;
-    const shown = args.map((arg) => (arg.startsWith(work) ? arg.replace(work, '$WORK') : arg === '' ? '""' : arg))
+    const shown = args.map((arg) => (arg === '' ? '""' : arg.replaceAll(work, '$WORK')))
       .filter((arg, i, all) => !(arg === '--cache-dir' || all[i - 1] === '--cache-dir'));
     const run = spawnSync(process.execPath, [BIN, ...args], { cwd: work, encoding: 'utf8', timeout: 120_000, env: { ...process.env, BENCH_CACHE_DIR: cache } });
-    const answer = (run.stderr.trim() || run.stdout.trim()).split('\n').slice(0, Number(values.lines)).map((line) => line.replaceAll(work, '$WORK'));
+    // From the error, when there is one (progress lines may come before it), else from the top.
+    const lines = (run.stderr.trim() || run.stdout.trim()).split('\n');
+    const at = Math.max(0, lines.findIndex((line) => line.startsWith('error: ')));
+    const answer = lines.slice(at, at + Number(values.lines)).map((line) => line.replaceAll(work, '$WORK'));
     console.log(`${String(n).padStart(2)}. bench ${shown.join(' ')}  → exit ${run.status ?? run.signal}`);
     for (const line of answer) console.log(`      ${line.length > 220 ? `${line.slice(0, 217)}...` : line}`);
   }

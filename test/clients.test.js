@@ -361,7 +361,7 @@ describe('the client processes of one step', () => {
 });
 
 describe('bench run --clients', () => {
-  const cli = (args) => spawnBench(['run', '--suite', 'crud', '--ops', '50', '--concurrency', '2', '--out', path.join(work, 'out'), '--namespace', 'clients_cli', ...args], {
+  const cli = (args) => spawnBench(['run', '--suite', 'crud', '--runs', '1', '--ops', '50', '--concurrency', '2', '--out', path.join(work, 'out'), '--namespace', 'clients_cli', ...args], {
     env: { BENCH_CACHE_DIR: work },
   });
 

@@ -81,7 +81,7 @@ test('a double Ctrl-C 0.3 s apart keeps every run the screen showed done, and th
 // One crud run of DuckDB (whose calls leave the event loop free for the signal) given Ctrl-C a second after its
 // insert is shown done, as its get runs (its insert's check in between): its stderr, stdout and result document.
 async function interruptedCrud(out) {
-  const child = spawn(process.execPath, [BIN, 'run', '--suite', 'crud', '--db', 'duckdb', '--durability', 'durable', '--ops', '2000', '--concurrency', '1', '--out', out], {
+  const child = spawn(process.execPath, [BIN, 'run', '--suite', 'crud', '--db', 'duckdb', '--durability', 'durable', '--ops', '2000', '--concurrency', '1', '--runs', '1', '--out', out], {
     cwd: work, env: { ...process.env, BENCH_CACHE_DIR: cacheDir }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

@@ -43,7 +43,7 @@ for (const id of adapterIds()) {
         .flatMap((name) => [`--${name}`, String(options[name])]) : [];
       const env = named && description.connection.passwordEnv && options.password !== undefined
         ? { [description.connection.passwordEnv]: options.password } : {};
-      const { code, stdout, stderr } = await spawnBench(['run', '--db', id, '--suite', 'crud', '--ops', '30', '--concurrency', '1,4',
+      const { code, stdout, stderr } = await spawnBench(['run', '--db', id, '--suite', 'crud', '--runs', '1', '--ops', '30', '--concurrency', '1,4',
         '--durability', term, '--namespace', NAMESPACE, '--json', '--quiet', '--out', out, ...flags], { env, timeoutMs: TIMEOUT_MS });
       const declared = declaredTerm(description, term);
       if (code === 1 && description.terms.durability.scope === 'server' && declared.how && /does not run under the/.test(stderr)) {

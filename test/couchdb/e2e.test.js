@@ -23,7 +23,7 @@ test('bench run --db couchdb --suite crud validates every phase and names the se
   const flags = ['host', 'port', 'user'].filter((name) => options[name] !== null && options[name] !== undefined)
     .flatMap((name) => [`--${name}`, String(options[name])]);
   const env = options.password === undefined ? {} : { [couchdb.connection.passwordEnv]: options.password };
-  const { code, stdout, stderr } = await spawnBench(['run', '--db', 'couchdb', '--suite', 'crud', '--ops', '300',
+  const { code, stdout, stderr } = await spawnBench(['run', '--db', 'couchdb', '--suite', 'crud', '--runs', '1', '--ops', '300',
     '--concurrency', '1,8', '--shape', 'varied', '--runs', '1', '--json', '--quiet', '--namespace', NAMESPACE,
     '--out', out, ...flags], { env, timeoutMs: TIMEOUT_MS });
   assert.equal(code, 0, stderr);
@@ -58,7 +58,7 @@ test('bench run --db couchdb refuses, before any work, the term its server canno
   const pouchdb = Object.hasOwn(welcome, 'express-pouchdb');
   // PouchDB Server never fsyncs, Apache CouchDB 3 always does.
   const term = pouchdb ? 'durable' : 'relaxed';
-  const { code, stderr } = await spawnBench(['run', '--db', 'couchdb', '--suite', 'crud', '--ops', '10',
+  const { code, stderr } = await spawnBench(['run', '--db', 'couchdb', '--suite', 'crud', '--runs', '1', '--ops', '10',
     '--concurrency', '1', '--runs', '1', '--quiet', '--durability', term, '--namespace', NAMESPACE, '--out', out, ...flags],
   { env, timeoutMs: TIMEOUT_MS });
   assert.equal(code, 1, stderr);

@@ -71,7 +71,7 @@ describe('mysql durability terms', { skip, timeout: 300_000 }, () => {
     await setFlush('1');
     // --host and --port name the server: the harness does not own it, even if it is the local one.
     const refused = await spawnBench(['run', '--db', 'mysql', '--host', options.host, '--port', String(options.port),
-      '--suite', 'crud', '--ops', '20', '--concurrency', '1', '--namespace', NAMESPACE, '--out', out, '--quiet'], { timeoutMs: 120_000 });
+      '--suite', 'crud', '--runs', '1', '--ops', '20', '--concurrency', '1', '--namespace', NAMESPACE, '--out', out, '--quiet'], { timeoutMs: 120_000 });
     assert.equal(refused.code, 1, refused.stderr);
     assert.match(refused.stderr, /MySQL\/MariaDB does not run under the relaxed durability term this run asks for:\n {2}innodb_flush_log_at_trx_commit is 1 on /);
     assert.match(refused.stderr, /or run it with --durability durable/);
@@ -81,7 +81,7 @@ describe('mysql durability terms', { skip, timeout: 300_000 }, () => {
     assert.equal(await flush(), '1');
 
     // Its own server (no --host, no --port): the term is set and recorded with what was run.
-    const owned = await spawnBench(['run', '--db', 'mysql', '--suite', 'crud', '--ops', '20', '--concurrency', '1',
+    const owned = await spawnBench(['run', '--db', 'mysql', '--suite', 'crud', '--runs', '1', '--ops', '20', '--concurrency', '1',
       '--namespace', NAMESPACE, '--out', out, '--json', '--quiet'], { timeoutMs: 120_000 });
     assert.equal(owned.code, 0, owned.stderr);
     const result = JSON.parse(owned.stdout);

@@ -56,11 +56,11 @@ describe('postgresql terms', { skip, timeout: 600_000 }, () => {
     const before = runningServer(defaultCacheDir(), 'postgresql');
     // --host and --port: not the harness's server, so nothing is restarted and its other cache is refused.
     const refused = await spawnBench(['run', '--db', 'postgresql', '--host', options.host, '--port', String(options.port),
-      '--suite', 'crud', '--ops', '20', '--concurrency', '1', '--namespace', NAMESPACE, '--cache', '64MB', '--out', out, '--quiet'], { timeoutMs: 120_000 });
+      '--suite', 'crud', '--runs', '1', '--ops', '20', '--concurrency', '1', '--namespace', NAMESPACE, '--cache', '64MB', '--out', out, '--quiet'], { timeoutMs: 120_000 });
     assert.equal(refused.code, 1, refused.stderr);
     assert.match(refused.stderr, /--cache 64MB: PostgreSQL reports a cache of \d+(\.\d+)?[MG]B \(shared_buffers = \d+ x 8192 B \(server \(command line\)\)\)/);
     assert.equal(runningServer(defaultCacheDir(), 'postgresql').pid, before.pid, 'a server named by --host and --port is never restarted');
-    const cold = await spawnBench(['run', '--db', 'postgresql', '--suite', 'crud', '--ops', '20', '--concurrency', '1,2',
+    const cold = await spawnBench(['run', '--db', 'postgresql', '--suite', 'crud', '--runs', '1', '--ops', '20', '--concurrency', '1,2',
       '--namespace', NAMESPACE, '--cache', '64MB', '--cold', '--out', out, '--json', '--quiet'], { timeoutMs: 300_000 });
     assert.equal(cold.code, 0, cold.stderr);
     const result = JSON.parse(cold.stdout);

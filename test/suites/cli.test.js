@@ -23,7 +23,7 @@ test('bench run --suite crud sweeps the levels and counts on SQLite, every phase
   assert.deepEqual(result.config.ops, [300, 600]);
   assert.equal(result.config.shape, 'varied');
   assert.equal(result.config.durable, true);
-  assert.equal(result.config.runs, 1);
+  assert.equal(result.config.runs, 3, 'three runs by default: a comparison with an interval');
   assert.equal(result.dataset.id, 'crud-varied-s1');
   const names = Object.keys(result.workloads);
   assert.equal(names.length, 16);

@@ -681,7 +681,7 @@ describe('mixed plan', () => {
     assert.equal(refusal({ rates: [0.5, 200] }), null);
   });
 
-  test('its defaults: one run of 100,000 operations over 10,000 uniform documents of seed 1, zipfian, not durable', async () => {
+  test('its defaults: three runs of 100,000 operations over 10,000 uniform documents of seed 1, zipfian, not durable (a plan without runs has one)', async () => {
     const rounds = mixed.rounds({ config: { concurrency: 3 }, workloads: WORKLOADS.slice(0, 1) });
     assert.deepEqual(rounds.map((r) => [r.run, r.label, r.concurrency, r.steps[0].key]), [[1, 'run 1/1', 3, 'read-only n=100000 c=3']]);
     assert.deepEqual(rounds[0].steps[0].params, { ops: 100_000, records: 10_000, distribution: 'zipfian', concurrency: 3, durable: false });
@@ -706,7 +706,7 @@ describe('mixed plan', () => {
     assert.deepEqual(inserted, crudDocuments({ count: 5, shape: 'uniform', seed: 1 }).docs);
     assert.equal(most, 2);
     assert.deepEqual(mixed.defaults, {
-      runs: 1, concurrency: [25], records: 10_000, ops: [100_000], distribution: 'zipfian', shape: 'uniform', sync: false,
+      runs: 3, concurrency: [25], records: 10_000, ops: [100_000], distribution: 'zipfian', shape: 'uniform', sync: false,
     });
     assert.deepEqual(mixed.configure({ concurrency: [1] }), {
       concurrency: [1], records: 10_000, ops: [100_000], rates: [], distribution: 'zipfian', shape: 'uniform', durable: false, seed: 1,

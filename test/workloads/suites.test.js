@@ -78,7 +78,7 @@ test('crud: its identity, flags and defaults, its data described, one labelled r
   assert.deepEqual(crud.flags, ['ops', 'shape', 'sync']);
   assert.deepEqual(DEFAULT_OPS, [10_000]);
   assert.deepEqual(DEFAULT_LEVELS, [1, 2, 4, 8, 16, 32, 64]);
-  assert.deepEqual(crud.defaults, { runs: 1, concurrency: DEFAULT_LEVELS, ops: DEFAULT_OPS, shape: 'uniform', sync: false });
+  assert.deepEqual(crud.defaults, { runs: 3, concurrency: DEFAULT_LEVELS, ops: DEFAULT_OPS, shape: 'uniform', sync: false });
   assert.deepEqual(crud.configure({ concurrency: [2], ops: [5], shape: 'varied', sync: true, seed: 3, runs: 9 }),
     { concurrency: [2], ops: [5], shape: 'varied', durable: true, seed: 3 });
   const data = await crud.prepare({ ops: [3, 7], shape: 'varied', seed: 2 });

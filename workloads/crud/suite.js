@@ -23,7 +23,7 @@ export default {
   chainedOn: 'insert',
   // The flags of `bench run` that only this suite takes, and its defaults of the shared ones.
   flags: ['ops', 'shape', 'sync'],
-  defaults: { runs: 1, concurrency: DEFAULT_LEVELS, ops: DEFAULT_OPS, shape: 'uniform', sync: false },
+  defaults: { runs: 3, concurrency: DEFAULT_LEVELS, ops: DEFAULT_OPS, shape: 'uniform', sync: false },
   // The documents of the largest count; a smaller count takes their prefix, which is the same documents.
   prepare: async ({ ops, shape, seed }) => ({ shape, seed, ...crudDocuments({ count: Math.max(...ops), shape, seed }) }),
   configure: (settings) => ({

@@ -79,7 +79,7 @@ export default {
   // The flags of `bench run` that only this suite takes (some shared with crud), and its defaults of the others.
   flags: ['records', 'ops', 'rate', 'distribution', 'shape', 'sync'],
   defaults: {
-    runs: 1, concurrency: DEFAULT_LEVELS, records: DEFAULT_RECORDS, ops: [DEFAULT_OPS], distribution: DEFAULT_DISTRIBUTION,
+    runs: 3, concurrency: DEFAULT_LEVELS, records: DEFAULT_RECORDS, ops: [DEFAULT_OPS], distribution: DEFAULT_DISTRIBUTION,
     shape: DEFAULT_SHAPE, sync: false,
   },
   // The loaded documents, then those the cross-action pattern inserts; a write's base is the key's other version.
