@@ -5,12 +5,17 @@ import path from 'node:path';
 import { RESULT_SCHEMA } from '../model.js';
 import { ReportErrorCodes, reportError } from './errors.js';
 
+// Why a path cannot be read, in words ("no such file or directory (ENOENT)"), the code kept for a search.
+const WORDS = { ENOENT: 'no such file or directory', EACCES: 'permission denied', EISDIR: 'a directory, not a file', ENOTDIR: 'a part of the path is not a directory' };
+const unreadable = (target, error) => reportError(ReportErrorCodes.NOT_A_RESULT,
+  `${target}: cannot read it: ${WORDS[error.code] ? `${WORDS[error.code]} (${error.code})` : error.code ?? error.message}`);
+
 async function filesOf(target) {
   let info;
   try {
     info = await stat(target);
   } catch (error) {
-    throw reportError(ReportErrorCodes.NOT_A_RESULT, `${target}: cannot read it (${error.code ?? error.message})`);
+    throw unreadable(target, error);
   }
   if (!info.isDirectory()) return [target];
   const names = (await readdir(target)).filter((name) => name.endsWith('.json')).sort();
@@ -35,7 +40,7 @@ export async function readResult(file) {
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw reportError(ReportErrorCodes.NOT_A_RESULT, `${file}: cannot read it (${error.code ?? error.message})`);
+    throw unreadable(file, error);
   }
   let document;
   try {

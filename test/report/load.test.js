@@ -70,8 +70,8 @@ test('nothing named, an empty directory, a path that is not there: each refused 
   write('empty/notes.txt', 'x');
   await assert.rejects(loadResults([empty]), { code: ReportErrorCodes.NO_RESULTS, message: `${empty}: the directory holds no *.json result file` });
   const missing = path.join(work, 'missing');
-  await assert.rejects(loadResults([missing]), { code: ReportErrorCodes.NOT_A_RESULT, message: `${missing}: cannot read it (ENOENT)` });
-  await assert.rejects(readResult(missing), { code: ReportErrorCodes.NOT_A_RESULT, message: `${missing}: cannot read it (ENOENT)` });
+  await assert.rejects(loadResults([missing]), { code: ReportErrorCodes.NOT_A_RESULT, message: `${missing}: cannot read it: no such file or directory (ENOENT)` });
+  await assert.rejects(readResult(missing), { code: ReportErrorCodes.NOT_A_RESULT, message: `${missing}: cannot read it: no such file or directory (ENOENT)` });
   assert.equal(isReportError(new Error('x')), false);
   for (const code of ['E_NOT_A_RESULT', 'E_NO_RESULTS', 'E_MIXED_DATASETS', 'E_MIXED_SUITES', 'E_BASELINE', 'E_UNKNOWN_DATASET', 'E_MIXED_DATABASES']) {
     assert.ok(isReportError(Object.assign(new Error('x'), { code })), code);

@@ -160,7 +160,7 @@ test('files that are not result documents are rejected by name', async () => {
   writeFileSync(otherSchema, JSON.stringify({ schema: 'something-else@2' }));
   await assert.rejects(loadResults([notJson]), { code: 'E_NOT_A_RESULT', message: new RegExp(`^${notJson.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not a db-shootout/result@1 result document: not valid JSON`) });
   await assert.rejects(loadResults([otherSchema]), { code: 'E_NOT_A_RESULT', message: /other\.json is not a db-shootout\/result@1 result document: schema is "something-else@2"/ });
-  await assert.rejects(loadResults([path.join(work, 'missing.json')]), { code: 'E_NOT_A_RESULT', message: /missing\.json: cannot read it \(ENOENT\)/ });
+  await assert.rejects(loadResults([path.join(work, 'missing.json')]), { code: 'E_NOT_A_RESULT', message: /missing\.json: cannot read it: no such file or directory \(ENOENT\)/ });
   const empty = mkdtempSync(path.join(work, 'empty-'));
   await assert.rejects(loadResults([empty]), { code: 'E_NO_RESULTS', message: /holds no \*\.json result file/ });
 });
