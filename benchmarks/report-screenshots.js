@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The README's pictures of a report: for every suite, embedded SQLite and the in-process memory store run on the
-// small sizes of test/report/pages.test.js, reported together, the HTML page drawn in headless Chromium at 1400 px
+// small sizes of test/helpers/report-pages.js (those test/report/pages.test.js checks), reported together, the HTML page drawn in headless Chromium at 1400 px
 // and the top of it (the summary and the headline charts) saved as docs/screenshots/<suite>.png. The layout check
 // of that test runs on each page too, and its problems are printed (the script fails on any).
 //   node benchmarks/report-screenshots.js [--out docs/screenshots] [--suite crud,graph] [--height 1100]
@@ -13,24 +13,18 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { REPORT_FORMATS, createReport } from '../results/report/index.js';
 import { browserPath, missing } from '../test/helpers/browser.js';
 import { pageLayout } from '../test/helpers/page-layout.js';
+import { PAGE_DATABASES, SUITE_RUNS, pageRunArgs } from '../test/helpers/report-pages.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const RUNS = {
-  social: ['--scale', 'tiny'],
-  crud: ['--ops', '200', '--concurrency', '1,2,4'],
-  mixed: ['--records', '200', '--ops', '400', '--concurrency', '1,4'],
-  queries: ['--size', '1k', '--workload', 'collect-number,sort-string,join-id,lookup-key,filter-number,min-number'],
-  graph: ['--scale', 'tiny'],
-};
-const { values } = parseArgs({ options: { out: { type: 'string', default: path.join(ROOT, 'docs/screenshots') }, suite: { type: 'string', default: Object.keys(RUNS).join(',') }, height: { type: 'string', default: '1100' } } });
+const { values } = parseArgs({ options: { out: { type: 'string', default: path.join(ROOT, 'docs/screenshots') }, suite: { type: 'string', default: Object.keys(SUITE_RUNS).join(',') }, height: { type: 'string', default: '1100' } } });
 if (!browserPath) {
   console.error(`error: ${missing}`);
   process.exit(1);
 }
 const suites = values.suite.split(',');
-const unknown = suites.filter((suite) => !RUNS[suite]);
+const unknown = suites.filter((suite) => !SUITE_RUNS[suite]);
 if (unknown.length > 0) {
-  console.error(`error: --suite ${unknown.join(',')}: not a suite; the suites: ${Object.keys(RUNS).join(', ')}`);
+  console.error(`error: --suite ${unknown.join(',')}: not a suite; the suites: ${Object.keys(SUITE_RUNS).join(', ')}`);
   process.exit(1);
 }
 const work = mkdtempSync(path.join(os.tmpdir(), 'bench-screenshots-'));
@@ -41,8 +35,8 @@ try {
   mkdirSync(values.out, { recursive: true });
   for (const suite of suites) {
     const out = path.join(work, suite);
-    for (const db of ['sqlite', 'memory']) {
-      const args = [path.join(ROOT, 'bin/bench.js'), 'run', '--suite', suite, '--db', db, '--runs', '2', ...RUNS[suite], '--cache-dir', path.join(work, 'cache'), '--out', out, '--quiet'];
+    for (const db of PAGE_DATABASES) {
+      const args = [path.join(ROOT, 'bin/bench.js'), ...pageRunArgs(suite, db, { cacheDir: path.join(work, 'cache'), out })];
       const run = spawnSync(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'], timeout: 600_000 });
       if (run.status !== 0) throw new Error(`bench ${args.slice(1).join(' ')} exited with ${run.status}`);
     }

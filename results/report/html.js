@@ -189,9 +189,13 @@ const pageScript = (suiteScript) => `
     return spansDecades(values) ? { type: 'logarithmic', title: { display: true, text: text + ', log scale' }, ticks: { callback: decadeLabel } }
       : { type: 'linear', beginAtZero: true, title: { display: true, text: text } };
   }
-  // One axis for several charts drawn side by side (small multiples), over all their values, so that they read
-  // against each other.
-  function sharedAxis(values, text) {
+  // One axis for several charts drawn side by side (small multiples), over every database's \`key\` figures of
+  // every chart, so that they read against each other.
+  function sharedAxis(charts, key, text) {
+    var values = [];
+    charts.forEach(function (chart) {
+      chart.databases.forEach(function (database) { values = values.concat(database[key]); });
+    });
     var axis = valueAxis(values, text);
     var positive = values.filter(function (v) { return typeof v === 'number' && v > 0; });
     if (positive.length === 0) return axis;

@@ -12,26 +12,16 @@ import { REPORT_FORMATS, createReport } from '../../results/report/index.js';
 import { browserTest, drawPage } from '../helpers/browser.js';
 import { spawnBench } from '../helpers/cli.js';
 import { pageLayout } from '../helpers/page-layout.js';
+import { PAGE_DATABASES, SUITE_RUNS, pageRunArgs } from '../helpers/report-pages.js';
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'bench-pages-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
-// Each suite's run, small enough for a test: every workload of the suite, two runs (so that intervals exist).
-export const SUITE_RUNS = Object.freeze({
-  social: ['--scale', 'tiny'],
-  crud: ['--ops', '200', '--concurrency', '1,2,4'],
-  mixed: ['--records', '200', '--ops', '400', '--concurrency', '1,4'],
-  queries: ['--size', '1k', '--workload', 'collect-number,sort-string,join-id,lookup-key,filter-number,min-number'],
-  graph: ['--scale', 'tiny'],
-});
-const DATABASES = ['sqlite', 'memory'];
-
 async function runSuite(suite) {
   const out = path.join(work, suite);
   mkdirSync(out, { recursive: true });
-  for (const db of DATABASES) {
-    const { code, stderr } = await spawnBench(['run', '--suite', suite, '--db', db, '--runs', '2', ...SUITE_RUNS[suite],
-      '--cache-dir', path.join(work, 'cache'), '--out', out, '--quiet'], { timeoutMs: 300_000 });
+  for (const db of PAGE_DATABASES) {
+    const { code, stderr } = await spawnBench(pageRunArgs(suite, db, { cacheDir: path.join(work, 'cache'), out }), { timeoutMs: 300_000 });
     assert.equal(code, 0, `bench run --suite ${suite} --db ${db}: ${stderr}`);
   }
   return readdirSync(out).map((name) => path.join(out, name));

@@ -165,12 +165,8 @@ export function crudChartData(report) {
 }
 
 export const CRUD_PAGE_SCRIPT = `
-  var crudRates = [];
   (data.crud ? data.crud.charts : []).forEach(function (chart) {
-    chart.databases.forEach(function (database) { crudRates = crudRates.concat(database.opsPerSec); });
-  });
-  (data.crud ? data.crud.charts : []).forEach(function (chart) {
-    var axis = sharedAxis(crudRates, 'operations per second');
+    var axis = sharedAxis(data.crud.charts, 'opsPerSec', 'operations per second');
     new Chart(canvas('chart-crud', chart.title), {
       type: 'line',
       data: { labels: chart.levels.map(String), datasets: chart.databases.map(function (database, i) {

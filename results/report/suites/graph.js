@@ -324,15 +324,12 @@ const hasFigures = (entry) => entry.databases.some((database) => database.values
 
 function whyEmpty(entry) {
   const measured = entry.databases.some((database) => database.values.some((value) => value === 0));
-  if (entry.kind === 'read') {
-    return measured ? `${entry.title.replace(/ \(lower is better\)$/, '')}: 0 B in every workload, so no chart: every read was served from memory (the page cache or the database's own cache); --cache with a size below the data and --cold make reads reach the disk`
-      : `${entry.title.replace(/ \(lower is better\)$/, '')}: not measured in these files (no process was sampled)`;
-  }
-  if (entry.kind === 'written') {
-    return measured ? `${entry.title.replace(/ \(lower is better\)$/, '')}: 0 B in every workload, so no chart (no write workload ran, or none reached the disk while it was measured)`
-      : `${entry.title.replace(/ \(lower is better\)$/, '')}: not measured in these files (no process was sampled)`;
-  }
-  return `${entry.title}: not measured in these files`;
+  const what = entry.title.replace(/ \(lower is better\)$/, '');
+  if (entry.kind === 'disk') return `${what}: not measured in these files`;
+  if (!measured) return `${what}: not measured in these files (no process was sampled)`;
+  return entry.kind === 'read'
+    ? `${what}: 0 B in every workload, so no chart: every read was served from memory (the page cache or the database's own cache); --cache with a size below the data and --cold make reads reach the disk`
+    : `${what}: 0 B in every workload, so no chart (no write workload ran, or none reached the disk while it was measured)`;
 }
 
 // Per edge list, the headline: each operation's requests per second per database (higher is better), with its
@@ -375,10 +372,6 @@ export function graphChartData(report) {
 }
 
 export const GRAPH_PAGE_SCRIPT = `
-  var graphRates = [];
-  (data.graph ? data.graph.rates : []).forEach(function (chart) {
-    chart.databases.forEach(function (database) { graphRates = graphRates.concat(database.values); });
-  });
   (data.graph ? data.graph.rates : []).forEach(function (chart) {
     new Chart(canvas('chart-graph-rates', chart.title, 'chart wide'), {
       type: 'bar',
@@ -392,7 +385,7 @@ export const GRAPH_PAGE_SCRIPT = `
             return chart.databases[item.datasetIndex].id + ': ' + chart.databases[item.datasetIndex].text[item.dataIndex];
           } } },
         },
-        scales: { y: sharedAxis(graphRates, 'requests per second') },
+        scales: { y: sharedAxis(data.graph.rates, 'values', 'requests per second') },
       },
     });
   });

@@ -156,10 +156,6 @@ export function queriesChartData(report) {
 }
 
 export const QUERIES_PAGE_SCRIPT = `
-  var queryTimes = [];
-  (data.queries ? data.queries.cases : []).forEach(function (chart) {
-    chart.databases.forEach(function (database) { queryTimes = queryTimes.concat(database.medianMs); });
-  });
   (data.queries ? data.queries.cases : []).forEach(function (chart) {
     new Chart(canvas('chart-queries', chart.title, 'chart small'), {
       type: 'line',
@@ -170,7 +166,7 @@ export const QUERIES_PAGE_SCRIPT = `
       }) },
       options: {
         plugins: { title: { display: true, text: chart.title }, legend: { labels: { boxWidth: 12 } } },
-        scales: { x: { title: { display: true, text: 'documents in the collection' } }, y: sharedAxis(queryTimes, 'median time, ms') },
+        scales: { x: { title: { display: true, text: 'documents in the collection' } }, y: sharedAxis(data.queries.cases, 'medianMs', 'median time, ms') },
       },
     });
   });
