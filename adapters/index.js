@@ -6,6 +6,7 @@ import { BenchError, ErrorCodes } from '../core/errors.js';
 const ADAPTERS = {
   sqlite: () => import('./sqlite/description.js'),
   duckdb: () => import('./duckdb/description.js'),
+  pglite: () => import('./pglite/description.js'),
   postgresql: () => import('./postgresql/description.js'),
   postgresql_tabular: () => import('./postgresql_tabular/description.js'),
   mysql: () => import('./mysql/description.js'),

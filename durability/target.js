@@ -7,8 +7,12 @@ import { isProgram } from '../server/process.js';
 import { runningServer } from '../server/state.js';
 import { crashModes } from './load.js';
 
-// Embedded databases whose data lives in files: the harness runs them in a child process it can kill.
-const EMBEDDED_ON_DISK = new Set(['sqlite', 'duckdb']);
+// An embedded database whose data lives in files (every one whose durability terms write somewhere: scope 'none'
+// says nothing reaches a disk, as in the memory store): the harness runs it in a child process it can kill.
+export function embeddedOnDisk(description) {
+  return description.kind === 'embedded' && Boolean(description.terms?.durability)
+    && description.terms.durability.scope !== 'none';
+}
 
 const refuse = (reason) => usageError(`cannot crash a server it did not start: ${reason}`);
 // A store that is neither a server nor on disk: nothing a crash could lose.
@@ -18,7 +22,7 @@ const nothingToCrash = (reason) => usageError(`nothing to crash: ${reason}`);
 // embedded database or a local server `bench server` runs.
 export function crashable(description) {
   return crashModes(description).length > 0
-    && (EMBEDDED_ON_DISK.has(description.id) || SERVER_FAMILIES.includes(description.server));
+    && (embeddedOnDisk(description) || SERVER_FAMILIES.includes(description.server));
 }
 
 // { kind: 'child' } or { kind: 'server', server, state }. `host` and `port`, when given, must name the local
@@ -27,7 +31,7 @@ export function crashTarget(description, { cacheDir, host, port }) {
   if (crashModes(description).length === 0) {
     throw usageError(`${description.name} offers no insert a crash test can load it with (singleWrite, singleWriteSync or insertDocument)`);
   }
-  if (EMBEDDED_ON_DISK.has(description.id)) {
+  if (embeddedOnDisk(description)) {
     if (host !== undefined || port !== undefined) throw refuse(`${description.name} is embedded; --host and --port do not apply`);
     return { kind: 'child' };
   }

@@ -31,13 +31,21 @@ function endpoint(options) {
   return options.host ? `${options.host}${options.port ? `:${options.port}` : ''}` : null;
 }
 
+// How long connect() may take: --connect-timeout, or an embedded adapter's own openTimeoutMs when that is longer.
+export function connectLimitMs(description, options) {
+  const open = description.kind === 'embedded' ? description.connection?.openTimeoutMs ?? 0 : 0;
+  return Math.max(options.connectTimeoutMs, open);
+}
+
 export async function connectAdapter(description, options) {
   const adapter = description.create(options);
   const where = endpoint(options);
   try {
-    // The adapter must honour connectTimeoutMs itself; this bound only guards against one that does not.
-    await withTimeout(adapter.connect(), options.connectTimeoutMs + 1000,
-      `connecting took longer than ${options.connectTimeoutMs} ms`);
+    // The adapter must honour connectTimeoutMs itself; this bound only guards against one that does not. An
+    // embedded engine has no server to wait for, and its first open may take longer (PGlite runs initdb):
+    // `connection.openTimeoutMs` is its own bound, when longer.
+    const limitMs = connectLimitMs(description, options);
+    await withTimeout(adapter.connect(), limitMs + 1000, `connecting took longer than ${limitMs} ms`);
   } catch (error) {
     await adapter.close().catch(() => {});
     if (error.code === ErrorCodes.CONNECT) throw error;

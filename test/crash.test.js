@@ -7,13 +7,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { adapterIds, loadAdapter } from '../adapters/index.js';
-import sqlite from '../adapters/sqlite/description.js';
-import duckdb from '../adapters/duckdb/description.js';
 import { ErrorCodes } from '../core/errors.js';
 import { AckLog, readAckLog } from '../durability/ack-log.js';
 import { missingKeys, summariseMode } from '../durability/crash.js';
 import { insertFor, insertKey, streamInserts } from '../durability/load.js';
-import { crashTarget } from '../durability/target.js';
+import { crashTarget, embeddedOnDisk } from '../durability/target.js';
 import { stateFile } from '../server/state.js';
 import { spawnBench } from './helpers/cli.js';
 
@@ -152,7 +150,7 @@ describe('what a crash test may kill', () => {
     assert.equal(crashTarget(postgresql, { cacheDir, host: '127.0.0.1', port: 55999 }).kind, 'server');
   });
 
-  test('refuses a remote host, another port, a server not started here, and databases without a local server', () => {
+  test('refuses a remote host, another port, a server not started here, and databases without a local server', async () => {
     const cacheDir = localServer('postgresql', 55999);
     assert.throws(() => crashTarget(postgresql, { cacheDir, host: 'db.example.com' }), refused(/db\.example\.com:55999 is not the local PostgreSQL/));
     assert.throws(() => crashTarget(postgresql, { cacheDir, port: 5432 }), refused(/127\.0\.0\.1:5432 is not the local PostgreSQL/));
@@ -162,7 +160,7 @@ describe('what a crash test may kill', () => {
     // A store with nothing outside the process is no server: nothing to crash, said as such.
     assert.throws(() => crashTarget({ id: 'memory', name: 'memory', kind: 'embedded', supports: writes }, { cacheDir }),
       (error) => error.code === ErrorCodes.USAGE && /^nothing to crash: memory keeps nothing outside/.test(error.message));
-    assert.equal(crashTarget(sqlite, { cacheDir }).kind, 'child');
+    assert.equal(crashTarget(await loadAdapter('sqlite'), { cacheDir }).kind, 'child');
     assert.throws(() => crashTarget({ ...postgresql, supports: ['singleRead'] }, { cacheDir }),
       (error) => error.code === ErrorCodes.USAGE && /offers no insert a crash test can load it with/.test(error.message));
   });
@@ -185,7 +183,18 @@ describe('what a crash test may kill', () => {
   }
 });
 
-for (const embedded of [sqlite, duckdb]) {
+// Every embedded adapter that keeps files, a new one included: the registry decides, not a list here.
+const embeddedAdapters = [];
+for (const id of adapterIds()) {
+  const description = await loadAdapter(id);
+  if (embeddedOnDisk(description)) embeddedAdapters.push(description);
+}
+
+test('the crash test covers every embedded adapter that keeps files, and no other', () => {
+  assert.deepEqual(embeddedAdapters.map(({ id }) => id), ['sqlite', 'duckdb', 'pglite']);
+});
+
+for (const embedded of embeddedAdapters) {
   test(`bench crash --db ${embedded.id} kills ${embedded.name} in a child process under load: no acknowledged write lost in either mode`, async () => {
     const cacheDir = mkdtempSync(path.join(dir, `${embedded.id}-`));
     const out = path.join(cacheDir, 'results');

@@ -47,7 +47,7 @@ const code = await runWatched({
   stallMs: seconds('BENCH_TEST_STALL_S', 600) * 1000,
   budgetMs: process.env.BENCH_TEST_BUDGET_S ? seconds('BENCH_TEST_BUDGET_S') * 1000 : 0,
   cacheDir: defaultCacheDir(),
-  slowest: 5,
+  slowest: 10,
   fileCount: files.length,
 });
 process.exitCode = code;

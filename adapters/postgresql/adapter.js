@@ -13,6 +13,7 @@ import { graphOperations } from './graph.js';
 import {
   countDocuments as countQueryDocuments, createCollection, dropCollection, importDocuments, indexCollection, runQuery,
 } from './queries.js';
+import { columnList, statements, tempStatements } from './statements.js';
 import {
   INSPECT_SQL, OWN_TABLES_SQL, assertIdentifier, createIndexesSql, createNamespaceSql, createTempCollectionSql,
   dropNamespaceSql, namespaceNames, quote, schemaName,
@@ -25,41 +26,6 @@ const INDEX_BUILD_MEMORY = '256MB';
 const DEPENDENT_OBJECTS_STILL_EXIST = '2BP01';
 // How often close() looks whether requests still wait for a connection.
 const WAITING_POLL_MS = 5;
-
-// Statements that only need the namespace's names, prepared on each connection on first use.
-function statements(names, model) {
-  const { profiles, relations } = names;
-  const neighbors = `SELECT DISTINCT _to FROM ${relations} WHERE _from = $1`;
-  // UNION removes the duplicates; both branches are lookups in the covering (_from, _to) index.
-  const neighbors2 = `
-    SELECT _to FROM ${relations} WHERE _from = $1 AND _to <> $1
-    UNION
-    SELECT r2._to FROM ${relations} AS r1 JOIN ${relations} AS r2 ON r2._from = r1._to
-    WHERE r1._from = $1 AND r2._to <> $1`;
-  const documentsOf = (keys) => `SELECT ${model.documentSql} FROM ${profiles} AS p WHERE p._key IN (${keys})`;
-  return {
-    singleRead: `SELECT ${model.documentSql} FROM ${profiles} AS p WHERE p._key = $1`,
-    aggregation: `SELECT ${model.ageSql}, count(*)::int FROM ${profiles} AS p GROUP BY 1`,
-    neighbors,
-    neighborsData: documentsOf(neighbors),
-    neighbors2,
-    neighbors2data: documentsOf(neighbors2),
-    shortestPath: `SELECT ${names.shortestPath}($1, $2, $3)`,
-    counts: `SELECT (SELECT count(*) FROM ${profiles})::int, (SELECT count(*) FROM ${relations})::int`,
-    writeMarker: `INSERT INTO ${names.marker} (id, marker) VALUES (1, $1)
-                  ON CONFLICT (id) DO UPDATE SET marker = EXCLUDED.marker`,
-  };
-}
-
-function tempStatements(table, model) {
-  const placeholders = model.columns.map((_, i) => `$${i + 1}`).join(', ');
-  return {
-    insert: `INSERT INTO ${table} (${columnList(model)}) VALUES (${placeholders})`,
-    count: `SELECT count(*)::int FROM ${table}`,
-    read: `SELECT ${model.tempDocumentSql} FROM ${table} AS p WHERE p._key = $1`,
-    readAll: `SELECT ${model.tempDocumentSql} FROM ${table} AS p`,
-  };
-}
 
 // What the durability terms depend on (terms()).
 const TERM_SETTINGS = Object.freeze(['fsync', 'synchronous_commit', 'wal_sync_method', 'full_page_writes']);
@@ -583,9 +549,6 @@ export class PostgresAdapter {
   }
 }
 
-function columnList(model) {
-  return model.columns.map(quote).join(', ');
-}
 
 async function rowsOf(queryable, text, values) {
   return (await queryable.query({ text, values, rowMode: 'array' })).rows;

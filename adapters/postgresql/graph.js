@@ -24,7 +24,7 @@ const SCAN_PAGE = 50_000;
 
 // COPY's binary format: the signature, no flags, no header extension; then per row the field count and each
 // field as its length and its big-endian value. The trailer is optional when the stream ends at a row's end.
-const BINARY_HEADER = Buffer.concat([Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1'), Buffer.alloc(8)]);
+export const BINARY_HEADER = Buffer.concat([Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1'), Buffer.alloc(8)]);
 const FIELDS = 3;
 const ROW_BYTES = 2 + FIELDS * (4 + 4);
 
