@@ -14,6 +14,7 @@ const ADAPTERS = {
   orientdb: () => import('./orientdb/description.js'),
   arangodb: () => import('./arangodb/description.js'),
   mongodb: () => import('./mongodb/description.js'),
+  ferretdb: () => import('./ferretdb/description.js'),
   couchdb: () => import('./couchdb/description.js'),
   memory: () => import('./memory/description.js'),
 };

@@ -3,6 +3,7 @@
 // benchmark's imported data stays untouched. A server that cannot be reached is said once, not once per case.
 import { writeSync } from 'node:fs';
 import { loadAdapter } from '../adapters/index.js';
+import { serverSupportsAt } from '../adapters/server-supports.js';
 import { failedWorkloads } from '../results/model.js';
 import { formatTable } from '../results/table.js';
 import { runBenchmark } from '../runner/run.js';
@@ -90,13 +91,30 @@ async function removeNamespaces(description, base, namespaces, write) {
     : `\nleft behind: ${left.join('; ')}`);
 }
 
+// The description as the server answers it (../adapters/server-supports.js), each operation it lacks said with its
+// reason; the declared one when the server cannot be reached, which the conformance suite's first connection then says.
+async function checkedSupports(description, options, write) {
+  let narrowed;
+  try {
+    narrowed = await serverSupportsAt(description, options);
+  } catch (error) {
+    if (isConnectionFailure(error)) return description;
+    throw error;
+  }
+  for (const operation of description.supports.filter((name) => !narrowed.supports.includes(name))) {
+    write(`  unsupported on this server: ${operation} (${narrowed.unsupported[operation]})`);
+  }
+  return narrowed;
+}
+
 export async function checkCommand(argv, { stdout = process.stdout } = {}) {
   const write = (line) => stdout.write(`${line}\n`);
-  const description = await loadAdapter(argv.db);
-  const base = adapterOptions(description, argv);
+  const declared = await loadAdapter(argv.db);
+  const base = adapterOptions(declared, argv);
 
   const scale = argv.scale ?? CHECK_SCALE;
-  write(`conformance suite: ${description.name} (${description.id})`);
+  write(`conformance suite: ${declared.name} (${declared.id})`);
+  const description = await checkedSupports(declared, { ...base, namespace: `${argv.namespace}_conformance` }, write);
   // A server `bench server` runs: its server-wide terms may be set.
   const server = serverProcess(description, argv);
   const owned = server?.source === 'bench server';

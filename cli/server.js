@@ -12,7 +12,9 @@ import { createProgress } from './progress.js';
 function describe(state) {
   const java = state.java ? `, Java ${state.java.major ?? '?'} from ${state.java.home}` : '';
   const cache = state.cacheBytes ? `, cache ${formatSize(state.cacheBytes)}` : '';
-  return `${state.version} on ${state.host}:${state.port} (pid ${state.pid}${java}${cache}, data ${state.dataDir}, log ${state.logFile})`;
+  const backing = state.backendServer ? ` (the local PostgreSQL on port ${state.backendServer.port}, database ${state.backendServer.database})` : '';
+  const backend = state.backend ? `, backend ${state.backend}${backing}` : '';
+  return `${state.version} on ${state.host}:${state.port} (pid ${state.pid}${java}${cache}${backend}, data ${state.dataDir}, log ${state.logFile})`;
 }
 
 // The releases of a Neo4j or OrientDB installed in the cache, for `status`; null for the other families.
@@ -40,6 +42,7 @@ async function runHint(id) {
 export async function serverCommand(argv, { stdout = process.stdout } = {}) {
   if (argv.version !== undefined && !['install', 'start'].includes(argv.action)) throw usageError('--version applies to install and start');
   if (argv['java-home'] !== undefined && argv.action !== 'start') throw usageError('--java-home applies to start');
+  if (argv.backend !== undefined && argv.action !== 'start') throw usageError('--backend applies to start');
   if (argv.activity && argv.action !== 'status') throw usageError('--activity applies to status');
   const families = String(argv.family).split(',').map((name) => name.trim());
   const servers = families.map((name) => serverFamily(name));
@@ -81,7 +84,7 @@ async function familyCommand(server, argv, { stdout }) {
       const cacheBytes = argv.cache === undefined ? null : parseSize(argv.cache);
       const state = await timed(`starting ${server.name}`, () => startServer(server, {
         cacheDir, port: argv.port, version: argv.version, javaHome: argv['java-home'],
-        cacheBytes,
+        cacheBytes, backend: argv.backend,
       }));
       write(`${server.name} ${state.alreadyRunning ? 'is already running' : 'started'}: ${describe(state)}`);
       // bench run finds the server through the cache directory's state file.

@@ -8,6 +8,7 @@ import { BenchError, ErrorCodes, withTimeout } from '../core/errors.js';
 import { packageVersion } from '../core/environment.js';
 import { abbreviate } from '../workloads/compare.js';
 import { SUITES, isSupported } from '../workloads/index.js';
+import { serverSupports } from '../adapters/server-supports.js';
 import { DEFAULT_DURABILITY, termObstacle, workloadDurability } from '../core/terms.js';
 import { addWorkload, createResult, finishResult, recordRun } from '../results/model.js';
 import { summarizeLatencies } from '../results/stats.js';
@@ -315,6 +316,8 @@ export async function runBenchmark({
   const setupAdapter = await connectAdapter(description, adapterOptions);
   let result;
   try {
+    // What this server lacks of `supports` (../adapters/server-supports.js) is planned as unsupported, with its reason.
+    description = await serverSupports(description, setupAdapter);
     result = createResult({
       suite: suite.id,
       db: await describeDb(description, setupAdapter, adapterOptions.driver),

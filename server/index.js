@@ -5,6 +5,7 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { BenchError, ErrorCodes, usageError } from '../core/errors.js';
 import { defaultCacheDir } from '../core/paths.js';
+import ferretdb from './ferretdb.js';
 import mariadb from './mariadb.js';
 import neo4j from './neo4j.js';
 import orientdb from './orientdb.js';
@@ -15,7 +16,7 @@ import { confirmOwnListener, isProgram, killTree, requireFreePort, stopProcessTr
 import { recordedState, runningServer, stateFile } from './state.js';
 import { installedReleases, releaseDir, releaseOf } from './versions.js';
 
-const SERVERS = { postgresql, mariadb, neo4j, orientdb, pouchdb };
+const SERVERS = { postgresql, mariadb, neo4j, orientdb, pouchdb, ferretdb };
 
 // How long a server may take to stop by itself before its process tree is killed. A clean stop of any of them
 // takes a few seconds; a MariaDB once ignored SIGTERM for more than a minute.
@@ -64,19 +65,28 @@ export function serverReleases(server, { cacheDir }) {
 
 // `version`: the release to start. Without it, the one a server that did not stop through `stopServer` last ran
 // (as `bench crash` starts again the server it killed), else the family's default. `javaHome` overrides the
-// JDK chosen for the release (see java.js).
+// JDK chosen for the release (see java.js). `backend`: what a family that stores its data in another database keeps it
+// in (FerretDB: postgresql or sqlite); without it, the one it last ran on, else its first. A backend that is a
+// server `bench server` runs (PostgreSQL) is started first, when it does not run yet, in the same cache directory.
 export async function startServer(server, {
   cacheDir, port = server.defaultPort, version, javaHome = process.env.BENCH_JAVA_HOME, confirmTimeoutMs = CONFIRM_TIMEOUT_MS,
-  cacheBytes = null,
+  cacheBytes = null, backend,
 }) {
-  const release = releaseOf(server, version, recordedState(cacheDir, server.family)?.release ?? server.defaultVersion);
+  const recorded = recordedState(cacheDir, server.family);
+  const release = releaseOf(server, version, recorded?.release ?? server.defaultVersion);
+  const store = backendOf(server, backend, recorded?.backend);
   // The commands a message suggests name the cache directory unless it is the default one.
   const where = cacheDir === defaultCacheDir() ? '' : ` --cache-dir ${cacheDir}`;
   const running = runningServer(cacheDir, server.family);
   if (running) {
     // A state written before releases were recorded is the default one's.
     const runningRelease = running.release ?? server.defaultVersion;
-    if (version === undefined || runningRelease === release) return { ...running, alreadyRunning: true };
+    if ((version === undefined || runningRelease === release) && (backend === undefined || running.backend === store)) {
+      return { ...running, alreadyRunning: true };
+    }
+    if (backend !== undefined && running.backend !== store) {
+      throw usageError(`${running.version} is running on ${running.backend} (pid ${running.pid}, port ${running.port}); stop it first with \`npx bench server stop ${server.family}${where}\` to start it on ${store}`);
+    }
     throw usageError(`${running.version} is running (pid ${running.pid}, port ${running.port}); stop it first with \`npx bench server stop ${server.family}${where}\``
       + `, or start ${server.name} ${release} beside it with another --cache-dir and --port`);
   }
@@ -93,7 +103,9 @@ export async function startServer(server, {
   if (cacheBytes && !server.cacheSetting) {
     throw usageError(`--cache: the local ${server.name} cannot be started with a cache size yet; start it without --cache`);
   }
-  const started = await server.start({ dir, port, cacheDir, release, java, cacheBytes });
+  const backing = store && server.backendServer?.(store);
+  const backendState = backing ? await startServer(SERVERS[backing], { cacheDir }) : null;
+  const started = await server.start({ dir, port, cacheDir, release, java, cacheBytes, ...(store && { backend: store, backendState }) });
   try {
     // Every port the server binds: a server that cannot bind its second one shuts down after it bound the first.
     for (const own of [port, ...(started.otherPorts ?? [])]) {
@@ -112,6 +124,20 @@ export async function startServer(server, {
   writeFileSync(stateFile(cacheDir, server.family), `${JSON.stringify(state, null, 2)}\n`);
   return state;
 }
+
+// The backend asked for (--backend), else the recorded one, else the family's first; null for a family without any.
+function backendOf(server, asked, recorded) {
+  if (!server.backends) {
+    if (asked !== undefined) throw usageError(`--backend does not apply to ${server.name} (--backend: ${withBackends().join(', ')})`);
+    return null;
+  }
+  if (asked !== undefined && !server.backends.includes(asked)) {
+    throw usageError(`unknown backend "${asked}" for ${server.name}; valid backends: ${server.backends.join(', ')}`);
+  }
+  return asked ?? (server.backends.includes(recorded) ? recorded : server.backends[0]);
+}
+
+const withBackends = () => SERVER_FAMILIES.filter((name) => SERVERS[name].backends);
 
 // Asks the server to stop and, when it has not after `graceMs`, kills its whole process tree. Resolves with its
 // state and `killed` (false, or the number of processes killed), or null when it was not running.

@@ -36,7 +36,7 @@ export function compareVersions(a, b) {
 export function releaseOf(server, version, fallback = server.defaultVersion) {
   if (!server.defaultVersion) {
     if (version !== undefined) {
-      throw usageError(`--version does not apply to ${server.name}: its version is the one its package installs (--version: neo4j, orientdb)`);
+      throw usageError(`--version does not apply to ${server.name}: its version is the one its package installs (--version: neo4j, orientdb, ferretdb)`);
     }
     return null;
   }

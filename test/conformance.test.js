@@ -9,6 +9,7 @@ import { after, describe, test } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { adapterIds, loadAdapter } from '../adapters/index.js';
+import { serverSupportsAt } from '../adapters/server-supports.js';
 import { conformanceCases, conformanceNamespaces } from './conformance/suite.js';
 import { serverTarget, urlEnv } from './helpers/servers.js';
 
@@ -28,11 +29,23 @@ function embeddedTarget(description) {
   };
 }
 
+// The description as the server answers it (adapters/server-supports.js): the cases of an operation it lacks skip
+// with its reason. A server that cannot be reached keeps the declared one; the connect case then says why.
+async function asServerAnswers(description, options) {
+  if (!options || description.kind !== 'server') return description;
+  try {
+    return await serverSupportsAt(description, options);
+  } catch {
+    return description;
+  }
+}
+
 for (const id of adapterIds()) {
-  const description = await loadAdapter(id);
-  const { options, skip } = description.kind === 'server'
-    ? serverTarget(description, { namespace: NAMESPACE })
-    : embeddedTarget(description);
+  const declared = await loadAdapter(id);
+  const { options, skip } = declared.kind === 'server'
+    ? serverTarget(declared, { namespace: NAMESPACE })
+    : embeddedTarget(declared);
+  const description = await asServerAnswers(declared, options);
   describe(`conformance: ${id}`, { skip }, () => {
     // A server keeps what the suite created; the suite's namespaces are its own to remove, once one of its cases
     // ran (a --test-name-pattern that selects none of them leaves another run's namespaces alone).

@@ -80,7 +80,7 @@ test('the CLI answers every bad choice, command, flag and empty value in one lin
 test('bench crash names the databases it takes when it cannot take the one given', { timeout: 60_000 }, async () => {
   const { code, stderr } = await spawnBench(['crash', '--db', 'memory'], { timeoutMs: 30_000 });
   assert.equal(code, 2, stderr);
-  assert.match(stderr, /^error: nothing to crash: In-process memory keeps nothing outside the harness's process; bench crash takes sqlite, duckdb, pglite, postgresql, postgresql_tabular, mysql, neo4j, orientdb, couchdb$/m);
+  assert.match(stderr, /^error: nothing to crash: In-process memory keeps nothing outside the harness's process; bench crash takes sqlite, duckdb, pglite, postgresql, postgresql_tabular, mysql, neo4j, orientdb, ferretdb, couchdb$/m);
 });
 
 test('the newcomer\'s other answers: a missing required flag in one line, a suite that cannot be sharded said first, a stop of nothing', { timeout: 60_000 }, async () => {

@@ -3,6 +3,7 @@
 // level from here (shortest-path.js); the graph suite's edge collections in graph.js.
 import { BenchError, ErrorCodes } from '../../core/errors.js';
 import { InFlight, OPERATION_METHODS } from '../in-flight.js';
+import { capabilityDecision, probeServer } from './capabilities.js';
 import { openClient } from './connection.js';
 import { deleteDocument, getDocument, insertDocument, updateDocument } from './crud.js';
 import { ageHistogram, fromStored, toStored, toStoredRelation } from './documents.js';
@@ -38,10 +39,14 @@ export class MongoAdapter {
   #queryStore = {
     collection: (name) => this.#db.collection(queryCollectionName(this.#database, name)),
     create: (name) => this.#db.createCollection(queryCollectionName(this.#database, name)),
+    // Whether the server builds hashed indexes (capabilities.js); without, the equality indexes are ascending ones.
+    hashed: async () => !(await this.#capabilities()).decision.parts.equalityIndex,
   };
 
   // The operations in flight, which close() lets finish (../in-flight.js).
   #inFlight = new InFlight();
+  // The capability probe's answer, asked once per connection: { outcomes, queryPlanner, decision } (capabilities.js).
+  #probe = null;
 
   constructor(options) {
     this.#options = options;
@@ -58,6 +63,7 @@ export class MongoAdapter {
 
   async connect() {
     if (this.#session) return;
+    this.#probe = null;
     const client = await openClient(this.#options);
     const db = client.db(this.#database);
     const relations = db.collection(COLLECTIONS.relations);
@@ -81,11 +87,42 @@ export class MongoAdapter {
   }
 
   async serverVersion() {
-    return (await this.#admin.command({ buildInfo: 1 })).version;
+    return (await this.buildInfo()).version;
   }
 
+  // The server's buildInfo answer (a server speaking the protocol may add its own fields: FerretDB's ferretdbVersion).
+  async buildInfo() {
+    return this.#admin.command({ buildInfo: 1 });
+  }
+
+  // With what the capability probe left out of the adapter's own parts (the warm-up's full read, hashed indexes).
   async settings() {
-    return readSettings(this.#admin);
+    const { parts } = (await this.#capabilities()).decision;
+    return {
+      ...(await readSettings(this.#admin)),
+      ...(parts.warmup && { warmup: `the index scans only, not the full read of the profiles: ${parts.warmup}` }),
+      ...(parts.equalityIndex && { queriesEqualityIndex: `ascending (B-tree), as for a database without a hash index: ${parts.equalityIndex}` }),
+    };
+  }
+
+  // The operations of `supports` this server lacks, each with the reason (adapters/README.md, "Operations a server
+  // lacks"), found by the capability probe (capabilities.js).
+  async unsupportedOperations() {
+    return { ...(await this.#capabilities()).decision.unsupported };
+  }
+
+  // The capability probe's answer, probed once per connection.
+  async capabilities() {
+    return this.#capabilities();
+  }
+
+  #capabilities() {
+    const db = this.#db;
+    this.#probe ??= probeServer(db).then((answer) => ({ ...answer, decision: capabilityDecision(answer.outcomes) }));
+    this.#probe.catch(() => {
+      this.#probe = null;
+    });
+    return this.#probe;
   }
 
   // The durability term (adapters/README.md, "Terms"): every timed write names its write concern, so nothing is set
@@ -105,9 +142,9 @@ export class MongoAdapter {
   }
 
   // Reads every profile document in full and every entry of the three indexes, which brings them into the
-  // WiredTiger cache as far as it holds them.
+  // WiredTiger cache as far as it holds them. A server without $bsonSize gets the index scans only (settings() says so).
   async warmup() {
-    await this.#profiles.aggregate(warmupProfilesPipeline()).toArray();
+    if (!(await this.#capabilities()).decision.parts.warmup) await this.#profiles.aggregate(warmupProfilesPipeline()).toArray();
     for (const { collection, pipeline, options } of warmupIndexScans()) {
       await this.#db.collection(collection).aggregate(pipeline, options).toArray();
     }
@@ -150,10 +187,11 @@ export class MongoAdapter {
   }
 
   // Lists every collection, not only those the user may read (authorizedCollections): a collection hidden
-  // from the check would be dropped with the database.
+  // from the check would be dropped with the database. The full answer, not nameOnly's: MongoDB documents `type` in
+  // both, but FerretDB 1.x gives nameOnly's entries a name alone, which made its marker collection look foreign.
   async #inspect() {
     const db = this.#db;
-    const listed = await db.listCollections({}, { nameOnly: true }).toArray();
+    const listed = await db.listCollections({}).toArray();
     const collections = listed.map(({ name }) => name).sort();
     // A view named `marker` is not the marker.
     const hasMarker = listed.some(({ name, type }) => name === COLLECTIONS.marker && type === 'collection');

@@ -5,18 +5,25 @@
 // and the collections have none. What the adapter lends, `store`:
 //   collection(name)   the driver's collection of the query collection `name` (`q_<name>`, checked)
 //   create(name)       creates that collection
+//   hashed()           resolves whether the server builds hashed indexes
 import { MERGED_FIELD } from '../../workloads/queries/cases.js';
 import { fromStored, toStored } from './documents.js';
 import { LABEL } from './namespace.js';
 import { cursorOptions } from './social.js';
 
 // MongoDB's hashed index answers equality (and $in) by the hash of the value: the equality indexes. The sorted
-// ones are ascending B-trees.
+// ones are ascending B-trees. On a server without hashed indexes (FerretDB 1.x, found by the capability probe) the
+// equality indexes are ascending too, as the contract says for a database without a hash index.
 export const INDEXES = Object.freeze([
   { name: 'value1_hashed', key: { value1: 'hashed' } },
   { name: 'value2_hashed', key: { value2: 'hashed' } },
   { name: 'value3_1', key: { value3: 1 } },
   { name: 'value4_1', key: { value4: 1 } },
+].map((index) => Object.freeze(index)));
+export const ASCENDING_EQUALITY_INDEXES = Object.freeze([
+  { name: 'value1_1', key: { value1: 1 } },
+  { name: 'value2_1', key: { value2: 1 } },
+  ...INDEXES.slice(2),
 ].map((index) => Object.freeze(index)));
 
 const FIELDS = ['_key', 'value1', 'value2', 'value3', 'value4', 'value5', 'value6', 'value7', 'value8'];
@@ -134,7 +141,8 @@ export async function importDocuments(store, name, docs) {
 
 // MongoDB keeps no planner statistics to update: it chooses among candidate plans by trial runs.
 export async function indexCollection(store, name) {
-  await store.collection(name).createIndexes(INDEXES.map(({ name: indexName, key }) => ({ name: indexName, key })));
+  const indexes = (await store.hashed()) ? INDEXES : ASCENDING_EQUALITY_INDEXES;
+  await store.collection(name).createIndexes(indexes.map(({ name: indexName, key }) => ({ name: indexName, key })));
 }
 
 export async function countDocuments(store, name) {
