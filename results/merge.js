@@ -85,6 +85,20 @@ function mergeResources(runs) {
   };
 }
 
+// A mix's latency per kind over every shard's operations (their histograms added), in the shape of one run's
+// `byKind`; null unless every shard timed its kinds apart.
+function mergeByKind(runs) {
+  if (runs.some((run) => !run.byKind)) return null;
+  const kinds = [...new Set(runs.flatMap((run) => Object.keys(run.byKind)))];
+  return Object.fromEntries(kinds.map((kind) => {
+    const parts = runs.map((run) => run.byKind[kind]).filter(Boolean);
+    const merged = mergeLatencyParts(parts.map((part) => ({
+      histogram: part.histogram, count: part.operations, sum: part.latencyMs.mean * part.operations, max: part.latencyMs.max,
+    })));
+    return [kind, { operations: parts.reduce((total, part) => total + part.operations, 0), ...merged }];
+  }));
+}
+
 // One run of one workload over every shard, in the shape recordRun() takes.
 function mergeRun(number, runs, failuresOf) {
   const ops = runs.reduce((total, run) => total + (run.valid ? run.ops : 0), 0);
@@ -109,6 +123,7 @@ function mergeRun(number, runs, failuresOf) {
     histogram: run.histogram, count: run.ops, sum: run.latencyMs.mean * run.ops, max: run.latencyMs.max,
   })));
   const openLoop = mergeOpenLoop(runs, ops, end - start);
+  const byKind = mergeByKind(runs);
   return {
     run: number,
     valid: true,
@@ -117,6 +132,7 @@ function mergeRun(number, runs, failuresOf) {
     ...merged,
     resources,
     ...(openLoop ? { openLoop } : {}),
+    ...(byKind ? { byKind } : {}),
     span: { startMs: start, endMs: end, shards: runs.map((run) => run.span) },
   };
 }

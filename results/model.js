@@ -3,7 +3,7 @@
 // an interrupted invocation still leaves its completed runs behind.
 import { environment, harness } from '../core/environment.js';
 import { suiteResources, workloadResources } from '../resources/summary.js';
-import { summarizeRuns } from './stats.js';
+import { mergeLatencies, summarizeRuns } from './stats.js';
 
 export const RESULT_SCHEMA = 'db-shootout/result@1';
 const MAX_EXAMPLES = 5;
@@ -92,6 +92,8 @@ export function recordRun(result, name, run) {
       ...(run.diskBytes !== undefined ? { diskBytes: run.diskBytes } : {}),
       // A shard's run: when its operations began and ended on the wall clock (results/merge.js spans them).
       ...(run.span ? { span: run.span } : {}),
+      // A mix's latency per kind of operation (the mixed suite: get, update, insert, delete), each with its histogram.
+      ...(run.byKind ? { byKind: run.byKind } : {}),
     });
   } else {
     entry.runs.push({
@@ -105,8 +107,18 @@ export function recordRun(result, name, run) {
   entry.valid = entry.runs.every((r) => r.valid);
   entry.status = entry.valid ? 'passed' : 'failed';
   entry.summary = entry.valid ? summarizeRuns(entry.runs.map((r) => r.ms)) : null;
+  const byKind = entry.valid ? latencyByKind(entry.runs) : null;
+  if (byKind) entry.latencyByKind = byKind;
+  else delete entry.latencyByKind;
   entry.resources = workloadResources(entry.runs);
   result.resources = suiteResources(result.resources.server, result.workloads);
+}
+
+// A mix's latency per kind of operation over every run (their histograms added), or null when a run has none.
+export function latencyByKind(runs) {
+  if (runs.length === 0 || runs.some((run) => !run.byKind)) return null;
+  const kinds = [...new Set(runs.flatMap((run) => Object.keys(run.byKind)))];
+  return Object.fromEntries(kinds.map((kind) => [kind, mergeLatencies(runs.map((run) => run.byKind[kind]).filter(Boolean))]));
 }
 
 export function finishResult(result, { complete, interrupted = false, error = null }) {

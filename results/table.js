@@ -107,6 +107,21 @@ function cacheLine(cache) {
   return `cache: ${size}${settings ? `, read back: ${settings}` : ''}${cold}`;
 }
 
+// The kinds of a mix in the order the mixed suite names them, then any other.
+const KIND_ORDER = ['get', 'update', 'insert', 'delete'];
+
+// A row per passed workload that timed each kind of its operations apart (a mix: get, update, ...).
+function kindTable(workloads) {
+  const entries = Object.entries(workloads).filter(([, entry]) => entry.status === 'passed' && entry.latencyByKind);
+  if (entries.length === 0) return [];
+  const present = new Set(entries.flatMap(([, entry]) => Object.keys(entry.latencyByKind)));
+  const kinds = [...KIND_ORDER.filter((kind) => present.has(kind)), ...[...present].filter((kind) => !KIND_ORDER.includes(kind))];
+  const cell = (figures) => (figures ? `${formatMs(figures.p50)} / ${formatMs(figures.p99)} (${figures.operations})` : '');
+  const rows = [['workload', ...kinds], ...entries.map(([name, entry]) => [name, ...kinds.map((kind) => cell(entry.latencyByKind[kind]))])];
+  const widths = rows[0].map((_, column) => Math.max(...rows.map((r) => r[column].length)));
+  return rows.map((r) => r.map((text, column) => (column === 0 ? text.padEnd(widths[column]) : text.padStart(widths[column]))).join('  ').trimEnd());
+}
+
 export function formatTable(result) {
   const header = ['workload', 'status', 'ops', 'median ms', 'ops/s', 'p50 ms', 'p99 ms', 'sd ms', ''];
   const compared = [];
@@ -135,6 +150,8 @@ export function formatTable(result) {
   lines.push('');
   const tables = { queries: formatQueryTable, graph: formatGraphTable };
   lines.push(...(tables[result.suite]?.(result) ?? align([header, ...compared])));
+  const byKind = kindTable(result.workloads);
+  if (byKind.length > 0) lines.push('', 'latency by operation, every run together (p50 / p99 ms; ops: how many of the kind):', ...byKind);
   if (separate.length > 0) {
     lines.push('');
     lines.push('not compared:');

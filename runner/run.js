@@ -154,6 +154,9 @@ async function runWorkload({
     record.valid = failures.length === 0;
     if (record.valid) {
       Object.assign(record, outcome.latency ?? summarizeLatencies(outcome.latencies), workload.tally?.(inputs, outcome.answers));
+      // A mix of operation kinds (the mixed suite's gets, updates, inserts, deletes): each kind's latency apart.
+      const byKind = workload.kindOf ? latenciesByKind(inputs, operationLatencies(outcome), workload.kindOf) : null;
+      if (byKind) record.byKind = byKind;
     } else {
       record.errors = 0;
       record.failed = failures.length;
@@ -166,6 +169,30 @@ async function runWorkload({
   if (workload.figures) Object.assign(record, await workload.figures(adapter, params));
   if (workload.teardown) await workload.teardown(adapter, params, expected);
   return record;
+}
+
+// Each operation's latency as the run measured it: execute()'s and the open loop's own, else (operations timed by
+// client processes, which send their histogram only) each one's end less its start, which is the same figure in a
+// closed loop (a worker's next operation starts when its last one ends). Null when neither was kept.
+function operationLatencies(outcome) {
+  if (outcome.latencies) return outcome.latencies;
+  if (!outcome.times?.starts || !outcome.times?.ends) return null;
+  const { starts, ends } = outcome.times;
+  return Float64Array.from(ends, (end, index) => end - starts[index]);
+}
+
+// { <kind>: summarizeLatencies() of that kind's operations }, kinds in the order they first occur; null with one kind
+// or none (the overall latency says it all), or without latencies.
+export function latenciesByKind(inputs, latencies, kindOf) {
+  if (!latencies) return null;
+  const groups = new Map();
+  for (let index = 0; index < inputs.length; index += 1) {
+    const kind = kindOf(inputs[index]);
+    if (!groups.has(kind)) groups.set(kind, []);
+    groups.get(kind).push(latencies[index]);
+  }
+  if (groups.size < 2) return null;
+  return Object.fromEntries([...groups].map(([kind, values]) => [kind, { operations: values.length, ...summarizeLatencies(values) }]));
 }
 
 function failedRecord(run, error, resources) {

@@ -11,6 +11,7 @@ import { mergeShards, orderShards } from '../results/merge.js';
 import { addWorkload, createResult, finishResult, recordRun } from '../results/model.js';
 import { decodeHistogram, summarizeLatencies } from '../results/stats.js';
 import { spawnBench } from './helpers/cli.js';
+import { latenciesByKind } from '../runner/run.js';
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'bench-merge-'));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -22,7 +23,7 @@ const latenciesOf = (index, count) => Array.from({ length: count }, (_, i) => 0.
 // A partial result as runner/run.js writes it: one mixed workload, one run of `latencies` from `startMs` to `endMs`.
 function partial({
   index, count = 3, runId = 'r1', latencies = latenciesOf(index, 1000), startMs = T0 + index * 3, endMs = T0 + 500 + index * 40,
-  valid = true, complete = true, hostname = `node-${index}`, openLoop = null,
+  valid = true, complete = true, hostname = `node-${index}`, openLoop = null, byKind = null,
 }) {
   const result = createResult({
     suite: 'mixed',
@@ -37,7 +38,7 @@ function partial({
   const span = { startAt: new Date(T0).toISOString(), startMs, endMs, lateMs: startMs - T0 };
   const resources = { server: null, client: { cpuPct: 10 + index, eventLoopDelayP99Ms: 1 + index }, clientBound: false };
   recordRun(result, KEY, valid
-    ? { run: 1, valid: true, ops: latencies.length, ms: endMs - startMs, resources, span, openLoop, ...summarizeLatencies(latencies) }
+    ? { run: 1, valid: true, ops: latencies.length, ms: endMs - startMs, resources, span, openLoop, ...summarizeLatencies(latencies), ...(byKind ? { byKind } : {}) }
     : {
       run: 1, valid: false, ops: latencies.length, errors: 0, failed: 2, reason: '2 wrong answers', resources, span,
       examples: [{ input: 'operation 7 (get C12)', problem: 'returned a value never written' }],
@@ -72,6 +73,21 @@ describe('merging the shards of one run', () => {
     assert.equal(merged.shard, undefined);
     assert.equal(merged.command, 'bench run --suite mixed --run-id r1');
     assert.equal(merged.complete, true);
+  });
+
+  test('a mix\'s latency per kind adds up over the shards, exactly as one histogram of every shard\'s operations', () => {
+    const kinds = (index) => latenciesByKind(latenciesOf(index, 1000).map((_, i) => ({ kind: i % 4 === 0 ? 'update' : 'get' })),
+      latenciesOf(index, 1000), (op) => op.kind);
+    const merged = mergeShards(documents([0, 1, 2].map((index) => partial({ index, byKind: kinds(index) }))));
+    const entry = merged.workloads[KEY];
+    const every = [0, 1, 2].flatMap((index) => latenciesOf(index, 1000));
+    const updates = summarizeLatencies(every.filter((_, i) => (i % 1000) % 4 === 0));
+    assert.equal(entry.runs[0].byKind.update.operations, 750);
+    assert.equal(entry.runs[0].byKind.get.operations, 2250);
+    for (const p of ['p50', 'p99', 'max']) assert.equal(entry.runs[0].byKind.update.latencyMs[p], updates.latencyMs[p], p);
+    assert.equal(entry.latencyByKind.update.operations, 750);
+    const without = mergeShards(documents([partial({ index: 0, count: 2, byKind: kinds(0) }), partial({ index: 1, count: 2 })]));
+    assert.equal(without.workloads[KEY].runs[0].byKind, undefined, 'a shard without kinds: none merged');
   });
 
   test('the span runs from the earliest start to the latest end of any shard, whatever the order of shards and files', () => {

@@ -3,7 +3,36 @@
 // in explain, whose queryPlanner is the backend's own plan: PostgreSQL's EXPLAIN (a "Node Type") or SQLite's
 // EXPLAIN QUERY PLAN rows ("id=.. parent=.. notused=.. detail=.."). The capability probe's scratch collection is
 // where it is asked (../mongodb/capabilities.js).
+import pg from 'pg';
+import { runningServer } from '../../server/state.js';
 import { MongoAdapter } from '../mongodb/adapter.js';
+
+// What the durability term depends on, and the cache, read from the backend PostgreSQL.
+const BACKEND_SETTINGS = ['synchronous_commit', 'fsync', 'shared_buffers', 'block_size'];
+
+// The local PostgreSQL this FerretDB keeps its data in, when `bench server` runs both in the options' cache directory
+// and the FerretDB it runs is the one connected to (its port): { host, port, user, database }, else null.
+export function localBackend(options) {
+  if (!options.dataDir) return null;
+  const ferret = runningServer(options.dataDir, 'ferretdb');
+  if (!ferret?.backendServer || ferret.port !== options.port) return null;
+  const postgresql = runningServer(options.dataDir, 'postgresql');
+  if (!postgresql || postgresql.port !== ferret.backendServer.port) return null;
+  return { host: postgresql.host, port: postgresql.port, user: postgresql.user, database: ferret.backendServer.database };
+}
+
+// The settings as a session on FerretDB's database gets them (a database- or role-level setting included), on a
+// connection of its own.
+async function backendSettings(target) {
+  const client = new pg.Client({ ...target, connectionTimeoutMillis: 10_000, application_name: 'db-shootout' });
+  await client.connect();
+  try {
+    const { rows } = await client.query('SELECT name, setting, source FROM pg_settings WHERE name = ANY($1::text[])', [BACKEND_SETTINGS]);
+    return Object.fromEntries(rows.map((row) => [row.name, row]));
+  } finally {
+    await client.end();
+  }
+}
 
 export function backendOf(queryPlanner) {
   const plan = queryPlanner?.Plan;
@@ -19,30 +48,56 @@ export function ferretVersion(buildInfo, backend) {
 }
 
 export class FerretAdapter extends MongoAdapter {
+  #options;
+
+  constructor(options) {
+    super(options);
+    this.#options = options;
+  }
+
   async serverVersion() {
     const [buildInfo, { queryPlanner }] = await Promise.all([this.buildInfo(), this.capabilities()]);
     return ferretVersion(buildInfo, backendOf(queryPlanner));
   }
 
   // FerretDB 1.x ignores every write concern (its handlers mark writeConcern ignored): each write is a transaction of
-  // its backend, acknowledged once that commits. What the term depends on is the backend's, which the wire protocol
-  // does not tell; MongoDB's journal and WiredTiger settings do not exist there, so none is read.
-  async terms() {
+  // its backend, acknowledged once that commits. What the term depends on is the backend's: on the local PostgreSQL
+  // `bench server` runs it is read from there (synchronous_commit and fsync as FerretDB's sessions get them, and
+  // shared_buffers, the cache); a backend the harness does not run cannot be read through the wire protocol, and the
+  // result says so. MongoDB's journal and WiredTiger settings do not exist there, so none is read.
+  async terms({ durability }) {
     const { queryPlanner } = await this.capabilities();
     const backend = backendOf(queryPlanner);
-    return {
-      settings: {
-        backend: { value: backend, source: 'server (explain: the backend\'s own query plan)' },
-        writeConcern: { value: 'ignored', source: 'FerretDB 1.x (every write commits a backend transaction)' },
-        'backend commit': {
-          value: backend === 'SQLite' ? 'WAL, synchronous=FULL' : 'synchronous_commit=on, fsync=on',
-          source: backend === 'SQLite' ? 'FerretDB\'s SQLite defaults (journal_mode=wal; synchronous left at SQLite\'s FULL)'
-            : 'PostgreSQL\'s defaults, which the local PostgreSQL bench server runs keeps (not readable through FerretDB)',
-        },
-      },
-      applied: [],
-      problems: [],
-      cache: { bytes: null, settings: { cache: { value: 'not reported', source: 'the backend\'s (PostgreSQL\'s shared_buffers), not readable through FerretDB' } } },
+    const settings = {
+      backend: { value: backend, source: 'server (explain: the backend\'s own query plan)' },
+      writeConcern: { value: 'ignored', source: 'FerretDB 1.x (every write commits a backend transaction)' },
     };
+    const problems = [];
+    let cache = { bytes: null, settings: { cache: { value: 'not read', source: 'the backend\'s, not readable through FerretDB' } } };
+    const target = backend === 'PostgreSQL' ? localBackend(this.#options) : null;
+    if (target) {
+      const read = await backendSettings(target);
+      const where = `the local PostgreSQL on port ${target.port}, database ${target.database}`;
+      for (const name of ['synchronous_commit', 'fsync']) {
+        settings[`${name} (backend)`] = { value: read[name]?.setting ?? 'not found', source: `${where} (${read[name]?.source ?? '?'})` };
+      }
+      if (durability === 'durable') {
+        for (const name of ['synchronous_commit', 'fsync']) {
+          if (read[name]?.setting !== 'on') {
+            problems.push(`${name} is ${read[name]?.setting} on ${where}: FerretDB's writes are durable only with ${name}=on `
+              + `(ALTER DATABASE ${target.database} SET ${name} = on, or in postgresql.conf for fsync)`);
+          }
+        }
+      }
+      cache = {
+        bytes: Number(read.shared_buffers.setting) * Number(read.block_size.setting),
+        settings: { 'shared_buffers (backend)': { value: `${read.shared_buffers.setting} x ${read.block_size.setting} B`, source: `${where} (${read.shared_buffers.source})` } },
+      };
+    } else if (backend === 'SQLite') {
+      settings['backend commit'] = { value: 'WAL, synchronous=FULL', source: 'FerretDB\'s SQLite defaults (journal_mode=wal; synchronous left at SQLite\'s FULL), not readable through FerretDB' };
+    } else {
+      settings['backend commit'] = { value: 'not read', source: 'a backend `bench server` does not run here: its settings are not readable through FerretDB' };
+    }
+    return { settings, applied: [], problems, cache };
   }
 }

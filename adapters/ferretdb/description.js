@@ -5,24 +5,27 @@ import mongodb from '../mongodb/description.js';
 import { FerretAdapter } from './adapter.js';
 
 const COMMIT = 'FerretDB 1.x ignores the write concern: the insert is a transaction of its backend, acknowledged once '
-  + 'that commits, on the local PostgreSQL `bench server` runs with synchronous_commit=on and fsync=on (on SQLite: WAL, '
-  + 'synchronous=FULL), so it is flushed to disk first and survives a crash of FerretDB, of PostgreSQL, of the OS and '
-  + 'a power loss.';
+  + 'that commits; on PostgreSQL with synchronous_commit=on and fsync=on (the defaults, which terms() reads back from the '
+  + 'local PostgreSQL `bench server` runs) the commit waits for its WAL flush, so it survives a crash of FerretDB, of '
+  + 'PostgreSQL, of the OS and a power loss.';
 
 export default {
   ...mongodb,
   id: 'ferretdb',
   name: 'FerretDB',
   durability: {
-    singleWrite: `insertOne with the write concern { w: 1, j: false }, as on MongoDB; ${COMMIT} Under the relaxed term it is therefore as durable as singleWriteSync.`,
+    singleWrite: `insertOne with the write concern { w: 1, j: false }, as on MongoDB; ${COMMIT} It is therefore as durable as singleWriteSync, and runs under --durability durable only (see terms).`,
     singleWriteSync: `insertOne with the write concern { w: 1, j: true }; ${COMMIT}`,
   },
   durablePerWrite: ['singleWrite', 'singleWriteSync'],
+  // The durability terms (adapters/README.md, "Terms"): FerretDB 1.x has one way to acknowledge a write, its
+  // backend's commit, so the relaxed term is unavailable (as for DuckDB and Neo4j) and every write runs durable;
+  // adapter.js, terms(), reads the backend's settings back.
   terms: {
     durability: {
       scope: 'session',
-      relaxed: { how: 'the write concern { w: 1, j: false } on every timed write, which FerretDB 1.x ignores: each write is acknowledged after its backend\'s commit is flushed to disk (PostgreSQL synchronous_commit=on, fsync=on; SQLite WAL, synchronous=FULL), more than the relaxed term asks' },
-      durable: { how: 'the write concern { w: 1, j: true } on every timed write, which FerretDB 1.x ignores: each write is acknowledged after its backend\'s commit is flushed to disk (PostgreSQL synchronous_commit=on, fsync=on; SQLite WAL, synchronous=FULL)' },
+      relaxed: { unavailable: 'FerretDB 1.x ignores the write concern: every write is acknowledged once its backend commits it, which on PostgreSQL with synchronous_commit=on waits for the WAL flush; no setting of FerretDB acknowledges a write before that' },
+      durable: { how: 'every write is a transaction of the backend, acknowledged once it commits: on PostgreSQL with synchronous_commit=on and fsync=on, after its WAL is flushed (the write concern { w: 1, j: true } is sent, and ignored)' },
     },
   },
   server: 'ferretdb',

@@ -154,6 +154,8 @@ function mixedWorkload({ name, operation, description, mix, stream }) {
     durability: mix.read === 1 ? null : 'run',
     // The check needs when each operation began and ended.
     timed: true,
+    // Each operation's kind, for its latency apart from the others' (get, update, insert, delete).
+    kindOf: (op) => op.kind,
     inputs: (ctx, params) => operationStream(ctx, { ...params, mix, stream }),
     setup: async (adapter) => { awaitedInserts.set(adapter, new Map()); },
     call: (adapter, op, params) => perform(adapter, op, params),

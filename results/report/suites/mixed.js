@@ -6,6 +6,7 @@ import { BEHIND_RATIO } from '../../../runner/open-loop.js';
 import { stepKey } from '../../../workloads/mixed/suite.js';
 import { WORKLOADS } from '../../../workloads/mixed/workloads.js';
 import { formatCount, formatMs } from '../../format.js';
+import { latencyByKind } from '../../model.js';
 import { distinct } from '../aggregate.js';
 
 const MIXES = WORKLOADS.map((workload) => workload.name);
@@ -129,6 +130,13 @@ export function mixedModel({ workloads, databases, documents, comparison }) {
   const runsOf = (id, name) => documents.filter(({ result }) => result.db.id === id && result.workloads[name]?.status === 'passed')
     .flatMap(({ result }) => result.workloads[name].runs.filter((run) => run.valid));
 
+  // The figures with each kind's latency over every valid run of the database (its histograms added), where the
+  // runs timed the kinds of a mix apart.
+  const withKinds = (figures, runs) => {
+    const byKind = latencyByKind(runs);
+    return byKind ? { ...figures, byKind } : figures;
+  };
+
   const block = {
     serial: distinct(documents.filter(({ result }) => result.db.execution === 'serial').map(({ result }) => result.db.id))
       .filter((id) => databases.some((database) => database.id === id)),
@@ -138,7 +146,7 @@ export function mixedModel({ workloads, databases, documents, comparison }) {
       levels: points,
       results: Object.fromEntries(databases.map(({ id }) => [id, points.map((level) => {
         const workload = byLevel.get(level);
-        return levelFigures(level, workload.name, workload.results[id]);
+        return withKinds(levelFigures(level, workload.name, workload.results[id]), runsOf(id, workload.name));
       })])),
     })),
     sweeps: sorted(sweeps).map(({ mix, ops, concurrency, points, workloads: byRate }) => ({
@@ -148,7 +156,8 @@ export function mixedModel({ workloads, databases, documents, comparison }) {
       rates: points,
       results: withLatencyPct(Object.fromEntries(databases.map(({ id }) => [id, points.map((rate) => {
         const workload = byRate.get(rate);
-        return rateFigures(rate, workload.name, workload.results[id], runsOf(id, workload.name));
+        const runs = runsOf(id, workload.name);
+        return withKinds(rateFigures(rate, workload.name, workload.results[id], runs), runs);
       })])), databases.map(({ id }) => id), comparison),
     })),
   };
@@ -203,11 +212,45 @@ function sweepTable(report, ids) {
   };
 }
 
+// The kinds of a mix in the order the suite names them (workloads/mixed/consistency.js), then any other.
+const KIND_ORDER = ['get', 'update', 'insert', 'delete'];
+
+// A row per workload, count, level (or target rate) and database whose mix has several kinds of operation: each
+// kind's p50 and p99 over every run, so that a mix's reads and writes are not one blended figure.
+function kindsTable(report, ids) {
+  const series = [
+    ...report.mixed.closed.flatMap((s) => s.levels.map((level, index) => ({ s, point: `c=${level}`, index, of: (id) => s.results[id][index] }))),
+    ...report.mixed.sweeps.flatMap((s) => s.rates.map((rate, index) => ({ s, point: `c=${s.concurrency} rate=${formatCount(rate)}`, index, of: (id) => s.results[id][index] }))),
+  ];
+  const rows = [];
+  const present = new Set();
+  for (const { s, point, of } of series) {
+    for (const id of ids) {
+      const f = of(id);
+      if (f.status !== 'passed' || !f.byKind) continue;
+      for (const kind of Object.keys(f.byKind)) present.add(kind);
+      rows.push({ head: [s.mix, formatCount(s.ops), point, id], byKind: f.byKind });
+    }
+  }
+  if (rows.length === 0) return null;
+  const kinds = [...KIND_ORDER.filter((kind) => present.has(kind)), ...[...present].filter((kind) => !KIND_ORDER.includes(kind))];
+  return {
+    kind: 'table',
+    id: 'mixed-kinds',
+    title: 'Latency by operation: each kind of a mix apart (ms, every run together; lower is better)',
+    header: ['workload', 'operations', 'level', 'database', ...kinds.flatMap((kind) => [`${kind} p50`, `${kind} p99`])],
+    numeric: [1, ...kinds.flatMap((_, i) => [4 + 2 * i, 5 + 2 * i])],
+    rows: rows.map(({ head, byKind }) => [...head, ...kinds.flatMap((kind) => [ms(byKind[kind], 'p50'), ms(byKind[kind], 'p99')])]),
+  };
+}
+
 export function mixedBlocks(report) {
   const ids = report.databases.map((database) => database.id);
   const blocks = [];
   if (report.mixed.closed.length > 0) blocks.push(closedTable(report, ids));
   if (report.mixed.sweeps.length > 0) blocks.push(sweepTable(report, ids));
+  const kinds = kindsTable(report, ids);
+  if (kinds) blocks.push(kinds);
   const behind = report.mixed.sweeps.flatMap((sweep) => ids.flatMap((id) => sweep.results[id].filter((f) => f.note)
     .map((f) => ({ label: `${id} ${f.workload}`, lines: [f.note] }))));
   if (behind.length > 0) blocks.push({ kind: 'list', id: 'mixed-behind', title: 'Open loop behind its target', items: behind });
