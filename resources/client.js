@@ -9,6 +9,14 @@ import { hasIoAccounting, parseIo, parseStat } from './proc.js';
 
 // Above this share of one core the harness itself is the likely bottleneck; the run is flagged client-bound.
 export const CLIENT_BOUND_CPU_PCT = 85;
+// Above this share of the wall time the event loop was busy (performance.eventLoopUtilization(): running code,
+// or ready to and waiting for a core on a loaded machine): every answer waited for the harness. Flagged too.
+export const CLIENT_BOUND_LOOP = 0.9;
+// Above this share of an operation's mean latency spent in the harness's own CPU, the figure measures the client
+// more than the database: a server adapter at concurrency 1 (at 74 us of a 128 us cycle, half of what the same server
+// gives a leaner client) never reaches 85% of a core. Flagged too; not for an embedded database, whose own work is
+// in that CPU.
+export const CLIENT_BOUND_SHARE = 0.5;
 // A shorter run is not flagged and has no CPU share: it is that of a handful of operations and their fixed costs,
 // and the kernel's accounting of so short a span is not to be trusted.
 export const CLIENT_BOUND_MIN_MS = 100;
@@ -18,8 +26,30 @@ export const LOOP_RESOLUTION_MS = 10;
 const round1 = (value) => Math.round(value * 10) / 10;
 const round3 = (value) => Math.round(value * 1000) / 1000;
 
-export function isClientBound(cpuPct, wallMs) {
-  return typeof cpuPct === 'number' && cpuPct > CLIENT_BOUND_CPU_PCT && wallMs >= CLIENT_BOUND_MIN_MS;
+export function isClientBound(cpuPct, wallMs, loop = null) {
+  if (wallMs < CLIENT_BOUND_MIN_MS) return false;
+  return (typeof cpuPct === 'number' && cpuPct > CLIENT_BOUND_CPU_PCT) || (typeof loop === 'number' && loop > CLIENT_BOUND_LOOP);
+}
+
+// Whether a run's cost per operation (clientCost) makes it client-bound: more than CLIENT_BOUND_SHARE of the mean
+// latency, for a server only, over a run long enough to tell.
+export function costIsBound(cost, { embedded, wallMs }) {
+  return !embedded && wallMs >= CLIENT_BOUND_MIN_MS && typeof cost?.latencyShare === 'number' && cost.latencyShare > CLIENT_BOUND_SHARE;
+}
+
+// The harness's own cost per operation of a valid run, from its CPU (every process that ran operations, the
+// harness's own included) and the run's mean latency: { cpuPerOpUs, latencyShare }, or null when the CPU was not
+// measured. `resources` as a run records them.
+export function clientCost(resources, { ops, ms, meanLatencyMs }) {
+  const client = resources?.client;
+  const shares = client?.processes ? client.processes.map((process) => process.cpuPct) : [client?.cpuPct];
+  if (!client || ops <= 0 || shares.some((pct) => typeof pct !== 'number')) return null;
+  const cpuMs = (shares.reduce((total, pct) => total + pct, 0) / 100) * ms;
+  const cpuPerOpMs = cpuMs / ops;
+  return {
+    cpuPerOpUs: round1(cpuPerOpMs * 1000),
+    latencyShare: meanLatencyMs > 0 ? round3(cpuPerOpMs / meanLatencyMs) : null,
+  };
 }
 
 export function cpuPercent(usage, wallMs) {
@@ -95,15 +125,20 @@ export function meterClient() {
   const io = threadIo();
   const begin = performance.now();
   const usage = process.cpuUsage();
+  const utilization = performance.eventLoopUtilization();
   return {
-    // { cpuPct, eventLoopDelayP99Ms, wallMs, io }
+    // { cpuPct, eventLoopDelayP99Ms, eventLoopUtilization, wallMs, io }
     stop() {
       const cpu = process.cpuUsage(usage);
+      const loopBusy = performance.eventLoopUtilization(utilization).utilization;
       const wallMs = performance.now() - begin;
       // Over a shorter span the kernel's accounting (ticks, and the user/system split it adjusts after the fact) can
       // put more CPU time in it than the cores had: 365% on two cores was seen. No figure is better than that one.
       const cpuPct = wallMs >= CLIENT_BOUND_MIN_MS ? cpuPercent(cpu, wallMs) : null;
-      return { cpuPct, eventLoopDelayP99Ms: round3(loop.stop()), wallMs, io: threadIoSince(io) };
+      return {
+        cpuPct, eventLoopDelayP99Ms: round3(loop.stop()),
+        eventLoopUtilization: wallMs >= CLIENT_BOUND_MIN_MS ? round3(loopBusy) : null, wallMs, io: threadIoSince(io),
+      };
     },
   };
 }
@@ -122,10 +157,11 @@ export function combineClients(figures) {
     client: {
       cpuPct: highest('cpuPct'),
       eventLoopDelayP99Ms: highest('eventLoopDelayP99Ms'),
+      eventLoopUtilization: highest('eventLoopUtilization'),
       ...(io === undefined ? {} : { io }),
-      processes: figures.map(({ cpuPct, eventLoopDelayP99Ms, io: own }) => (
-        own === undefined ? { cpuPct, eventLoopDelayP99Ms } : { cpuPct, eventLoopDelayP99Ms, io: own })),
+      processes: figures.map(({ cpuPct, eventLoopDelayP99Ms, eventLoopUtilization, io: own }) => (
+        own === undefined ? { cpuPct, eventLoopDelayP99Ms, eventLoopUtilization } : { cpuPct, eventLoopDelayP99Ms, eventLoopUtilization, io: own })),
     },
-    clientBound: figures.some((figure) => isClientBound(figure.cpuPct, figure.wallMs)),
+    clientBound: figures.some((figure) => isClientBound(figure.cpuPct, figure.wallMs, figure.eventLoopUtilization)),
   };
 }

@@ -26,7 +26,10 @@ export async function measureRun(server) {
       const serverFigures = sampler ? await sampler.stop({ ioSettleMs }) : null;
       if (workers.length > 0) return { server: serverFigures, ...combineClients([own, ...workers]) };
       const { wallMs, ...clientFigures } = own;
-      return { server: serverFigures, client: clientFigures, clientBound: isClientBound(clientFigures.cpuPct, wallMs) };
+      return {
+        server: serverFigures, client: clientFigures,
+        clientBound: isClientBound(clientFigures.cpuPct, wallMs, clientFigures.eventLoopUtilization),
+      };
     },
   };
 }

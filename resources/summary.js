@@ -27,6 +27,16 @@ function withIo(figures, runs) {
   return io === undefined ? figures : { ...figures, io };
 }
 
+// The highest of each client figure over the runs that have it (older results have none of these).
+function worst(figures, names) {
+  const out = {};
+  for (const name of names) {
+    const values = figures.map((figure) => figure.client[name]).filter((value) => typeof value === 'number');
+    if (values.length > 0) out[name] = Math.max(...values);
+  }
+  return out;
+}
+
 // `workloads[w].resources`: peaks and maxima over the workload's runs; null before its first measured run.
 export function workloadResources(runs) {
   const figures = measured(runs);
@@ -39,6 +49,7 @@ export function workloadResources(runs) {
     client: withIo({
       cpuPct: maxOf(figures.map((figure) => figure.client.cpuPct)),
       eventLoopDelayP99Ms: maxOf(figures.map((figure) => figure.client.eventLoopDelayP99Ms)),
+      ...worst(figures, ['eventLoopUtilization', 'cpuPerOpUs', 'latencyShare']),
     }, figures.map((figure) => figure.client)),
     clientBound: figures.some((figure) => figure.clientBound),
   };

@@ -13,7 +13,7 @@ import { DEFAULT_DURABILITY, termObstacle, workloadDurability } from '../core/te
 import { addWorkload, createResult, finishResult, recordRun } from '../results/model.js';
 import { summarizeLatencies } from '../results/stats.js';
 import { measureDisk } from '../resources/disk.js';
-import { ownIo } from '../resources/client.js';
+import { clientCost, costIsBound, ownIo } from '../resources/client.js';
 import { ioDifference } from '../resources/io.js';
 import { measureRun, measureServer } from '../resources/measure.js';
 import { checkClients, startClients } from './clients.js';
@@ -80,7 +80,7 @@ export async function describeDb(description, adapter, driver = description.driv
 // stay here, on this process's connection. `sharded` (a `--shard` run): `startAt()` resolves with the wall-clock
 // instant at which every shard starts the step, and `owns` tells the check which keys are this shard's.
 async function runWorkload({
-  step, adapter, inputs, expected, round, config, signal, progress, server, usage, clientsOf, sharded = null,
+  step, adapter, inputs, expected, round, config, signal, progress, server, usage, clientsOf, sharded = null, embedded = false,
 }) {
   const { workload, params } = step;
   if (workload.setup) await workload.setup(adapter, params);
@@ -154,6 +154,13 @@ async function runWorkload({
     record.valid = failures.length === 0;
     if (record.valid) {
       Object.assign(record, outcome.latency ?? summarizeLatencies(outcome.latencies), workload.tally?.(inputs, outcome.answers));
+      // The harness's own CPU per operation against the operation's latency: a server's run whose client spends
+      // more than half of it is the client's figure as much as the database's (resources/client.js).
+      const cost = clientCost(usage.resources, { ops: inputs.length, ms: outcome.wallMs, meanLatencyMs: record.latencyMs?.mean ?? 0 });
+      if (cost) {
+        Object.assign(usage.resources.client, cost);
+        if (costIsBound(cost, { embedded, wallMs: outcome.wallMs })) usage.resources.clientBound = true;
+      }
       // A mix of operation kinds (the mixed suite's gets, updates, inserts, deletes): each kind's latency apart.
       const byKind = workload.kindOf ? latenciesByKind(inputs, operationLatencies(outcome), workload.kindOf) : null;
       if (byKind) record.byKind = byKind;
@@ -271,6 +278,7 @@ async function runRound({
       try {
         record = await runWorkload({
           step, adapter, inputs: share ? share.inputs : inputs(step), expected, round, config, signal, progress, server, usage,
+          embedded: description.kind === 'embedded',
           clientsOf, sharded: share,
         });
       } catch (error) {

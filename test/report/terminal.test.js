@@ -62,7 +62,7 @@ test('the terminal table of a server\'s social run: the import, the resources, t
     '',
     ...WORKLOAD_LINES,
     '',
-    '* client-bound: in at least one run the harness used more than 85% of one core, so the limit may be the client or its driver rather than the database',
+    "* client-bound: in at least one run the harness itself was the limit: it used more than 85% of one core, its event loop was busy more than 90% of the time, or its own CPU per operation was more than 50% of the operation's mean latency; the figure may measure the client or its driver rather than the database (more concurrency or --clients spread that cost)",
     '',
     'event-loop delay: how long the harness\'s own event loop was blocked (p99, worst run); latencies may include that wait',
     '',
@@ -95,7 +95,7 @@ test('an embedded database run once with a serial driver, its import reused, sto
     '',
     ...WORKLOAD_LINES,
     '',
-    '* client-bound: in at least one run the harness used more than 85% of one core, so the limit was that core, which SQLite shares with the harness as it runs inside it',
+    '* client-bound: in at least one run the harness used more than 85% of one core or its event loop was busy more than 90% of the time, so the limit was that core, which SQLite shares with the harness as it runs inside it',
     '',
     ...EXAMPLES,
     '',
@@ -122,7 +122,7 @@ test('another suite names itself and its data\'s label; the offline import\'s ti
     'workload    status   ops  median ms  ops/s  p50 ms  p99 ms  sd ms',
     'singleRead  ok      1000        200   5000   0.200    2.00    100  client-bound *',
     '',
-    '* client-bound: in at least one run the harness used more than 85% of one core, so the limit may be the client or its driver rather than the database',
+    "* client-bound: in at least one run the harness itself was the limit: it used more than 85% of one core, its event loop was busy more than 90% of the time, or its own CPU per operation was more than 50% of the operation's mean latency; the figure may measure the client or its driver rather than the database (more concurrency or --clients spread that cost)",
   ]);
   // The client-bound legend only for a passed workload, and no size without one.
   const failed = { ...result.workloads.singleRead, status: 'failed', runs: [{ run: 1, valid: false, reason: 'wrong' }] };
@@ -234,7 +234,7 @@ test('the queries suite\'s table: the published columns per case and size, its l
     'subquery             | 1k         |    2 |         |         |         |            |      | FAILED: rows differ',
     'subquery             | 10k        |    0 |         |         |         |            |      | UNSUPPORTED: no subqueries',
     '',
-    '* client-bound: in at least one run the harness used more than 85% of one core, so the limit may be the client or its driver rather than the database',
+    "* client-bound: in at least one run the harness itself was the limit: it used more than 85% of one core, its event loop was busy more than 90% of the time, or its own CPU per operation was more than 50% of the operation's mean latency; the figure may measure the client or its driver rather than the database (more concurrency or --clients spread that cost)",
   ]);
 });
 

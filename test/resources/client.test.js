@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import {
-  CLIENT_BOUND_CPU_PCT, CLIENT_BOUND_MIN_MS, combineClients, cpuPercent, isClientBound, meterClient, ownIo,
+  CLIENT_BOUND_CPU_PCT, CLIENT_BOUND_MIN_MS, clientCost, combineClients, costIsBound, cpuPercent, isClientBound, meterClient, ownIo,
 } from '../../resources/client.js';
 import { suiteResources, workloadResources } from '../../resources/summary.js';
 import { formatTable } from '../../results/table.js';
@@ -32,6 +32,30 @@ test('a run is client-bound above 85% of one core, once it lasted long enough to
   assert.equal(isClientBound(99, CLIENT_BOUND_MIN_MS - 1), false);
   assert.equal(isClientBound(99, CLIENT_BOUND_MIN_MS), true);
   assert.equal(isClientBound(null, 5000), false);
+});
+
+test('a run is client-bound too when its event loop was busy more than 90% of the time, whatever its CPU', () => {
+  assert.equal(isClientBound(26, 5000, 0.991), true, 'a starved loop on a loaded machine: every answer waited for it');
+  assert.equal(isClientBound(26, 5000, 0.9), false);
+  assert.equal(isClientBound(26, 5000, null), false, 'older figures have none');
+  assert.equal(isClientBound(26, CLIENT_BOUND_MIN_MS - 1, 1), false, 'too short to tell');
+});
+
+test('the harness\'s cost per operation: its CPU (every process that ran operations) per operation, and that over the mean latency', () => {
+  // Concurrency 1 against a server: 74 us of CPU in a 128 us cycle, at 58% of one core.
+  const one = clientCost({ client: { cpuPct: 57.8 } }, { ops: 10_000, ms: 1280, meanLatencyMs: 0.128 });
+  assert.deepEqual(one, { cpuPerOpUs: 74, latencyShare: 0.578 });
+  // Three processes (the harness's own first) share the operations.
+  assert.deepEqual(clientCost({ client: { cpuPct: 60, processes: [{ cpuPct: 2 }, { cpuPct: 60 }, { cpuPct: 58 }] } },
+    { ops: 24_000, ms: 1000, meanLatencyMs: 1 }), { cpuPerOpUs: 50, latencyShare: 0.05 });
+  assert.equal(clientCost({ client: { cpuPct: null } }, { ops: 10, ms: 50, meanLatencyMs: 1 }), null, 'CPU not measured');
+  assert.equal(clientCost(null, { ops: 10, ms: 500, meanLatencyMs: 1 }), null);
+  // More than half of each operation's latency in the client makes a server's run client-bound, at 58% of a core.
+  assert.equal(costIsBound(one, { embedded: false, wallMs: 1280 }), true);
+  assert.equal(costIsBound({ cpuPerOpUs: 40, latencyShare: 0.5 }, { embedded: false, wallMs: 1280 }), false);
+  assert.equal(costIsBound(one, { embedded: true, wallMs: 1280 }), false, 'an embedded database\'s own work is in that CPU');
+  assert.equal(costIsBound(one, { embedded: false, wallMs: CLIENT_BOUND_MIN_MS - 1 }), false, 'too short to tell');
+  assert.equal(costIsBound(null, { embedded: false, wallMs: 1280 }), false);
 });
 
 test('the client meter sees a busy harness and a blocked event loop, also when the block lasts to the end', () => {

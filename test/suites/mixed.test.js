@@ -748,6 +748,12 @@ describe('mixed through the runner', () => {
         assert.equal(entry.ops, 3000);
         assert.ok(entry.runs[0].latencyMs.p99 >= entry.runs[0].latencyMs.p95);
         assert.equal(entry.runs[0].openLoop, undefined);
+        // The harness's cost per operation, against the operation's mean latency (resources/client.js).
+        const { client } = entry.runs[0].resources;
+        if (typeof client.cpuPct === 'number') {
+          assert.ok(client.cpuPerOpUs > 0, JSON.stringify(client));
+          assert.ok(Math.abs(client.latencyShare - client.cpuPerOpUs / 1000 / entry.runs[0].latencyMs.mean) < 0.01 + client.latencyShare * 0.01, JSON.stringify(client));
+        }
       }
       assert.deepEqual(result.workloads['igiugid n=3000 c=16'].params,
         { ops: 3000, records: 300, distribution, concurrency: 16, durable: false });
