@@ -5,6 +5,7 @@
 //                         so there the bound is BENCH_TEST_FILE_TIMEOUT_S (1500) per file instead
 //   BENCH_TEST_STALL_S    the longest time without a line of output before the watchdog ends the run (600)
 //   BENCH_TEST_BUDGET_S   the longest the whole run may last (none unless set; CI sets it)
+//   BENCH_TEST_SLOWEST    how many of the slowest files the last line names, with their times (10)
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,7 +48,7 @@ const code = await runWatched({
   stallMs: seconds('BENCH_TEST_STALL_S', 600) * 1000,
   budgetMs: process.env.BENCH_TEST_BUDGET_S ? seconds('BENCH_TEST_BUDGET_S') * 1000 : 0,
   cacheDir: defaultCacheDir(),
-  slowest: 10,
+  slowest: Math.round(seconds('BENCH_TEST_SLOWEST', 10)),
   fileCount: files.length,
 });
 process.exitCode = code;
