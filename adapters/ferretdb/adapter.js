@@ -41,9 +41,11 @@ export function backendOf(queryPlanner) {
   return 'a backend it does not name';
 }
 
+// The version as results show it after the name (`FerretDB 1.24.2 (MongoDB wire protocol on PostgreSQL)`): FerretDB's
+// own, never the MongoDB version it emulates; a server without ferretdbVersion says it is not FerretDB.
 export function ferretVersion(buildInfo, backend) {
   const own = typeof buildInfo.ferretdbVersion === 'string' ? buildInfo.ferretdbVersion.replace(/^v/, '') : null;
-  const name = own ? `FerretDB ${own}` : `a server that is not FerretDB (its buildInfo has no ferretdbVersion; MongoDB ${buildInfo.version})`;
+  const name = own ?? `(not FerretDB: its buildInfo has no ferretdbVersion; MongoDB ${buildInfo.version})`;
   return `${name} (MongoDB wire protocol on ${backend})`;
 }
 

@@ -30,7 +30,7 @@ describe('ferretdb against its server', { skip }, () => {
 
   test('reports itself as FerretDB on its backend, never as MongoDB', { timeout: TIMEOUT_MS }, async () => {
     const version = await connected((adapter) => adapter.serverVersion());
-    assert.match(version, /^FerretDB 1\.\d+\.\d+ \(MongoDB wire protocol on (PostgreSQL|SQLite)\)$/);
+    assert.match(`${ferretdb.name} ${version}`, /^FerretDB 1\.\d+\.\d+ \(MongoDB wire protocol on (PostgreSQL|SQLite)\)$/);
   });
 
   test('the probe finds the operators FerretDB 1.x lacks, and plans their operations unsupported', { timeout: TIMEOUT_MS }, async () => {
