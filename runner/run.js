@@ -14,10 +14,11 @@ import { addWorkload, createResult, finishResult, recordRun } from '../results/m
 import { summarizeLatencies } from '../results/stats.js';
 import { measureDisk } from '../resources/disk.js';
 import { clientCost, costIsBound, ownIo } from '../resources/client.js';
+import { answering } from './answering.js';
 import { ioDifference } from '../resources/io.js';
 import { measureRun, measureServer } from '../resources/measure.js';
 import { checkClients, startClients } from './clients.js';
-import { execute } from './execute.js';
+import { DEFAULT_STALL_TIMEOUT_MS, execute } from './execute.js';
 import { executeOpenLoop } from './open-loop.js';
 import { restartServer } from './restart.js';
 import { settleTerms } from './terms.js';
@@ -83,6 +84,9 @@ async function runWorkload({
   step, adapter, inputs, expected, round, config, signal, progress, server, usage, clientsOf, sharded = null, embedded = false,
 }) {
   const { workload, params } = step;
+  // The untimed work after the clock talks to the database too: bounded by the stall timeout while it waits on it
+  // (answering.js). Not the setup: a database's own warm-up or a reload is one long request.
+  const untimed = answering(adapter, config.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS);
   if (workload.setup) await workload.setup(adapter, params);
   const call = params ? (target, input) => workload.call(target, input, params) : workload.call;
   // Unmeasured executions first (the queries suite's warm-up), under the same stall bound; an error in one fails
@@ -150,7 +154,8 @@ async function runWorkload({
       .map(({ index, error }) => ({ input: abbreviate(inputs[index]), problem: `error: ${error.message}` }));
   } else {
     const checked = sharded ? { ...params, owns: sharded.owns } : params;
-    const failures = await workload.check(expected, inputs, outcome.answers, adapter, checked, outcome.times);
+    const failures = await untimed.guard(workload.check(expected, inputs, outcome.answers, untimed.adapter, checked, outcome.times),
+      `checking ${step.key}`);
     record.valid = failures.length === 0;
     if (record.valid) {
       Object.assign(record, outcome.latency ?? summarizeLatencies(outcome.latencies), workload.tally?.(inputs, outcome.answers));
@@ -173,8 +178,8 @@ async function runWorkload({
     }
   }
   // Figures of the state the step left, read before its teardown (the graph suite's size on disk after writes).
-  if (workload.figures) Object.assign(record, await workload.figures(adapter, params));
-  if (workload.teardown) await workload.teardown(adapter, params, expected);
+  if (workload.figures) Object.assign(record, await untimed.guard(workload.figures(untimed.adapter, params), `measuring ${step.key}`));
+  if (workload.teardown) await untimed.guard(workload.teardown(untimed.adapter, params, expected), `after ${step.key}`);
   return record;
 }
 
@@ -298,7 +303,10 @@ async function runRound({
         if (!record.valid && round.chained) broken = step.key;
       }
     }
-    if (round.teardown && leader) await round.teardown(adapter, expected);
+    if (round.teardown && leader) {
+      const untimed = answering(adapter, config.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS);
+      await untimed.guard(round.teardown(untimed.adapter, expected), `ending ${round.label ?? 'the round'}`);
+    }
   } finally {
     await adapter.close();
   }

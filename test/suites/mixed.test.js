@@ -819,6 +819,27 @@ describe('mixed through the runner', () => {
     assert.match(entry.failures[0].problem, /at the end; one of its last writes left/);
   });
 
+  test('a store that stops answering while the run is checked ends the run within the stall timeout, naming the check', { timeout: 60_000 }, async () => {
+    const silent = {
+      ...memory,
+      create(opts) {
+        const adapter = memory.create(opts);
+        // The read-back of the check never answers, as a server that wedged after the timed operations.
+        adapter.readCollection = () => new Promise(() => {});
+        return adapter;
+      },
+    };
+    const begin = Date.now();
+    // As a stall of the timed operations does: a server that stopped answering would stall every later workload too.
+    await assert.rejects(run({ ...base, distribution: 'uniform', concurrency: [2], stallTimeoutMs: 2000 }, silent, [byName['50-50'], byName['95-5']]),
+      (error) => {
+        assert.equal(error.code, 'E_TIMEOUT');
+        assert.match(error.message, /^checking 50-50 n=3000 c=2: the database answered nothing for [23] s \(1 request waiting; --stall-timeout 2 s\); is the server still up\?$/);
+        return true;
+      });
+    assert.ok(Date.now() - begin < 30_000, 'given up after about 2 s');
+  });
+
   test('an update or delete of a key the stream inserted waits for that insert, however slow', async () => {
     const slowInserts = {
       ...memory,
