@@ -121,7 +121,7 @@ await cli
       ...connectionOptions,
       'restart-cmd': { type: 'string', describe: 'shell command that restarts the server between runs; the result keeps only its program name, as its arguments may hold a secret' },
       'server-pid': { type: 'number', describe: 'pid of the database server on this machine: its process tree\'s CPU and memory are sampled during the runs (automatic for a server `bench server` started)' },
-      'stall-timeout': { type: 'number', default: 60, describe: 'seconds without any completed operation before a workload is declared stalled' },
+      'stall-timeout': { type: 'number', default: 60, describe: 'seconds without any completed operation before a workload is declared stalled, and without any answer from the database while a run is checked or restored afterwards; either ends the run' },
       reimport: { type: 'boolean', default: false, describe: 'import the dataset again even when the database already holds it (queries: load the collections again)' },
       preset: { type: 'string', describe: `the parameters of a published run, which choose its suite as well: ${presetNames().join(', ')} (\`bench list\` shows each one's); a flag given as well overrides the preset's value, and the result records the override (see README, "Reproducing a published run")` },
       ...quietOption,
