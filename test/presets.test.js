@@ -139,6 +139,11 @@ test('a flag typed with a preset overrides its value; the record keeps both, and
   assert.equal(presetLine(preset), `preset crud-2012 (suite crud): ${PRESETS['crud-2012'].description}; ops 1000, concurrency 1,2,4,8,16,32,64, `
     + 'shape uniform, durability relaxed, runs 1; overridden: ops 1000 (--ops; the preset\'s 10000,100000)');
 
+  // --doc-bytes overrides the document size of the cluster preset, as typed (yargs gives it as docBytes too).
+  const sized = apply({ preset: 'cluster-2015', docBytes: 200, 'doc-bytes': 200 }, ['doc-bytes']);
+  assert.equal(sized.argv.docBytes, 200);
+  assert.deepEqual(sized.preset.overridden, [{ parameter: 'docBytes', flag: 'doc-bytes', preset: 864, used: 200 }]);
+
   // --sync means the durable term: an override of the durability named by the flag typed.
   const synced = apply({ preset: 'crud-2012', sync: true }, ['sync']);
   assert.equal(synced.argv.durability, undefined, 'left to --sync');

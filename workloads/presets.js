@@ -18,8 +18,8 @@ export const PRESETS = Object.freeze(Object.fromEntries(Object.entries(BY_SUITE)
   Object.entries(presets).map(([name, preset]) => [name, Object.freeze({ name, suite, ...preset })])))));
 
 // The flags that override a parameter (the first one typed names the override). Any other parameter is overridden
-// by the flag of its name; social's pathPairs and mixed's docBytes have no flag: the preset alone sets them.
-const OVERRIDING_FLAGS = Object.freeze({ durability: ['durability', 'sync'], pathPairs: [], docBytes: [] });
+// by the flag of its name; mixed's docBytes by --doc-bytes; social's pathPairs has no flag: the preset alone sets it.
+const OVERRIDING_FLAGS = Object.freeze({ durability: ['durability', 'sync'], pathPairs: [], docBytes: ['doc-bytes'] });
 const flagsOf = (name) => (Object.hasOwn(OVERRIDING_FLAGS, name) ? OVERRIDING_FLAGS[name] : [name]);
 
 // A dataset a preset takes when `bench data fetch` has put its files in the cache, else the synthetic one of the

@@ -886,3 +886,31 @@ describe('mixed through the runner', () => {
     });
   });
 });
+
+describe('mixed --doc-bytes', () => {
+  test('sets every document\'s JSON to that size, recorded in the dataset and the configuration; other suites and bad sizes are refused', { timeout: 120_000 }, async () => {
+    const { spawnBench } = await import('../helpers/cli.js');
+    const out = mkdtempSync(path.join(os.tmpdir(), 'bench-docbytes-'));
+    try {
+      const { code, stdout, stderr } = await spawnBench(['run', '--suite', 'mixed', '--db', 'memory', '--doc-bytes', '864', '--records', '100',
+        '--ops', '500', '--concurrency', '2', '--runs', '1', '--workload', '50-50', '--json', '--quiet', '--out', out], { timeoutMs: 100_000 });
+      assert.equal(code, 0, stderr);
+      const result = JSON.parse(stdout);
+      assert.equal(result.dataset.docBytes, 864);
+      assert.equal(result.config.docBytes, 864);
+      assert.equal(result.workloads['50-50 n=500 c=2'].status, 'passed');
+      const { docs, updates } = crudDocuments({ count: 100, shape: 'uniform', seed: 1, bytes: 864 });
+      for (const doc of [...docs, ...updates]) assert.equal(Buffer.byteLength(JSON.stringify(doc)), 864);
+      for (const [args, message] of [
+        [['--doc-bytes', '864'], /^error: --doc-bytes is a flag of --suite mixed, not of --suite social$/m],
+        [['--suite', 'mixed', '--doc-bytes', '0'], /^error: --doc-bytes must be a positive integer up to 16,777,216, got 0$/m],
+      ]) {
+        const refused = await spawnBench(['run', '--db', 'memory', ...args], { timeoutMs: 30_000 });
+        assert.equal(refused.code, 2, refused.stderr);
+        assert.match(refused.stderr, message);
+      }
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+});

@@ -77,7 +77,7 @@ export default {
   workloads: WORKLOADS,
   alwaysRun: [],
   // The flags of `bench run` that only this suite takes (some shared with crud), and its defaults of the others.
-  flags: ['records', 'ops', 'rate', 'distribution', 'shape', 'sync'],
+  flags: ['records', 'ops', 'rate', 'distribution', 'shape', 'sync', 'doc-bytes'],
   defaults: {
     runs: 3, concurrency: DEFAULT_LEVELS, records: DEFAULT_RECORDS, ops: [DEFAULT_OPS], distribution: DEFAULT_DISTRIBUTION,
     shape: DEFAULT_SHAPE, sync: false,
