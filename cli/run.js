@@ -9,7 +9,7 @@ import { formatImport } from '../results/import-summary.js';
 import { formatTable } from '../results/table.js';
 import { claimResultFile, writeResult } from '../results/write.js';
 import { REPORT_FORMATS, buildReport } from '../results/report/index.js';
-import { checkClients, clientsWarning } from '../runner/clients.js';
+import { checkClients, clientsOf, clientsWarning } from '../runner/clients.js';
 import { runBenchmark } from '../runner/run.js';
 import { checkShardedSuite, shardSettings } from '../runner/shards.js';
 import { SUITES, getSuite, isSupported } from '../workloads/index.js';
@@ -139,8 +139,9 @@ async function execute(rawArgv, { stdout, importOnly, onDone = null }) {
   // A suite that cannot be sharded is said first: the flags a shard also needs are beside the point then.
   if (argv.shard !== undefined) checkShardedSuite(suite.id);
   const shard = shardSettings(argv, hideBin(process.argv));
-  const clients = argv.clients ?? 1;
+  const clients = clientsOf(argv.clients, description, { serverIsLocal: Boolean(serverProcess(description, argv)) });
   checkClients(description, clients);
+  if (String(argv.clients).trim() === 'auto') process.stderr.write(`--clients auto: ${clients} client process${clients === 1 ? '' : 'es'}\n`);
   const warning = clientsWarning(clients);
   if (warning) process.stderr.write(`warning: ${warning}\n`);
   const options = adapterOptions(description, { ...argv, concurrency: Math.max(...settings.concurrency) });
@@ -249,7 +250,10 @@ const ONE_DATABASE_FLAGS = ['host', 'port', 'user', 'database', 'server-pid', 'r
 // and flag is checked before any work. --json prints the result documents as one array.
 async function runEach(ids, argv, stdout) {
   if (new Set(ids).size !== ids.length) throw usageError(`--db names a database twice: ${argv.db}`);
-  for (const id of ids) checkClients(await loadAdapter(id), argv.clients ?? 1);
+  for (const id of ids) {
+    const each = await loadAdapter(id);
+    checkClients(each, clientsOf(argv.clients, each, { serverIsLocal: Boolean(serverProcess(each, argv)) }));
+  }
   const given = givenFlags(hideBin(process.argv));
   const perDatabase = ONE_DATABASE_FLAGS.filter((flag) => given.has(flag));
   if (perDatabase.length > 0) {

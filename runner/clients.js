@@ -34,6 +34,23 @@ export function checkClients(description, clients) {
   }
 }
 
+// `--clients auto`: one load process per core the database does not need: every core of this machine, less one
+// when the server runs here too (a local server `bench server` runs, or one named by --server-pid); 1 for an
+// adapter whose database cannot be shared between processes (an embedded one runs inside the harness itself).
+export function autoClients(description, { serverIsLocal, cores = availableParallelism() }) {
+  if (description.multiProcess === false || description.kind === 'embedded') return 1;
+  return Math.max(1, Math.min(MAX_CLIENTS, cores - (serverIsLocal ? 1 : 0)));
+}
+
+// --clients as typed: a whole number, or `auto` (autoClients).
+export function clientsOf(value, description, context) {
+  if (value === undefined) return 1;
+  if (String(value).trim() === 'auto') return autoClients(description, context);
+  const number = Number(value);
+  if (!Number.isInteger(number)) throw usageError(`--clients must be a whole number from 1 to ${MAX_CLIENTS}, or auto, got ${value}`);
+  return number;
+}
+
 // More client processes than cores are allowed, but they then share cores with each other (and the server).
 export function clientsWarning(clients, cores = availableParallelism()) {
   if (clients <= cores) return null;

@@ -15,9 +15,7 @@ import sqlite from '../adapters/sqlite/description.js';
 import { ErrorCodes } from '../core/errors.js';
 import { combineClients } from '../resources/client.js';
 import { decodeHistogram, latencyParts, mergeLatencyParts, summarizeLatencies } from '../results/stats.js';
-import {
-  checkClients, clientsWarning, monotonicOrigin, partition, splitConcurrency, startClients,
-} from '../runner/clients.js';
+import { autoClients, checkClients, clientsOf, clientsWarning, monotonicOrigin, partition, splitConcurrency, startClients } from '../runner/clients.js';
 import { connectAdapter, runBenchmark } from '../runner/run.js';
 import { prepareDataset } from '../datasets/dataset.js';
 import { WORKLOADS as SOCIAL } from '../workloads/social/workloads.js';
@@ -69,6 +67,20 @@ describe('merged latencies', () => {
     assert.equal(histogram.totalCount, latencies.length);
     histogram.destroy();
   });
+});
+
+test('--clients auto: a process per core the server does not need; 1 for an embedded or unshareable database', () => {
+  const server = { kind: 'server', name: 'PostgreSQL' };
+  assert.equal(autoClients(server, { serverIsLocal: true, cores: 8 }), 7);
+  assert.equal(autoClients(server, { serverIsLocal: false, cores: 8 }), 8);
+  assert.equal(autoClients(server, { serverIsLocal: true, cores: 2 }), 1);
+  assert.equal(autoClients(server, { serverIsLocal: true, cores: 1 }), 1, 'never none');
+  assert.equal(autoClients({ kind: 'embedded', name: 'SQLite' }, { serverIsLocal: false, cores: 8 }), 1);
+  assert.equal(autoClients({ ...server, multiProcess: false }, { serverIsLocal: false, cores: 8 }), 1);
+  assert.equal(clientsOf('auto', server, { serverIsLocal: false, cores: 4 }), 4);
+  assert.equal(clientsOf('3', server, {}), 3);
+  assert.equal(clientsOf(undefined, server, {}), 1);
+  assert.throws(() => clientsOf('two', server, {}), /--clients must be a whole number from 1 to 256, or auto, got two/);
 });
 
 describe('the client-bound flag over every client process', () => {
