@@ -50,6 +50,7 @@ export const NUMERIC_FLAGS = {
   ops: { integer: true, min: 1, max: 10_000_000 },
   records: { integer: true, min: 1, max: 10_000_000 },
   'doc-bytes': { integer: true, min: 1, max: 16 * 2 ** 20 },
+  duration: { unit: 'seconds', above: 0, max: 86_400 },
 };
 // Flags of `bench run` that take a comma-separated list (a sweep), each element in the flag's range.
 const LIST_FLAGS = new Set(['concurrency', 'ops']);

@@ -141,6 +141,9 @@ async function execute(rawArgv, { stdout, importOnly, onDone = null }) {
   const shard = shardSettings(argv, hideBin(process.argv));
   const clients = clientsOf(argv.clients, description, { serverIsLocal: Boolean(serverProcess(description, argv)) });
   checkClients(description, clients);
+  if (argv.duration !== undefined && clients > 1) {
+    throw usageError('--duration runs in one client process for now: give --clients 1 (the default), or bound the run by --ops');
+  }
   if (String(argv.clients).trim() === 'auto') process.stderr.write(`--clients auto: ${clients} client process${clients === 1 ? '' : 'es'}\n`);
   const warning = clientsWarning(clients);
   if (warning) process.stderr.write(`warning: ${warning}\n`);

@@ -94,6 +94,8 @@ export function recordRun(result, name, run) {
       ...(run.span ? { span: run.span } : {}),
       // A mix's latency per kind of operation (the mixed suite: get, update, insert, delete), each with its histogram.
       ...(run.byKind ? { byKind: run.byKind } : {}),
+      // A run bounded by --duration, second by second: { intervalMs, ops, p50, p99 }.
+      ...(run.series ? { series: run.series } : {}),
     });
   } else {
     entry.runs.push({

@@ -11,8 +11,11 @@ export const DEFAULT_STALL_TIMEOUT_MS = 60_000;
 export const MAX_ERRORS = 100;
 const WATCHDOG_INTERVAL_MS = 1000;
 
+// `durationMs`: stop taking operations once this long has passed since the first began (those in flight finish);
+// the outcome's `completed` then counts the operations taken, a prefix of the inputs, and `stoppedAtDuration` says so.
 export async function execute({
   inputs, call, adapter, concurrency, signal, onProgress, stallTimeoutMs = DEFAULT_STALL_TIMEOUT_MS, times = false,
+  durationMs = null,
 }) {
   const count = inputs.length;
   const answers = new Array(count).fill(undefined);
@@ -23,11 +26,12 @@ export async function execute({
   let next = 0;
   let completed = 0;
   let stopped = false;
+  let begin = performance.now();
 
   async function worker() {
     // The end of one operation is the start of the next: only this loop's bookkeeping runs in between.
     let start = performance.now();
-    while (next < count && !stopped) {
+    while (next < count && !stopped && !(durationMs !== null && start - begin >= durationMs)) {
       const index = next;
       next += 1;
       try {
@@ -72,7 +76,7 @@ export async function execute({
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 
-  const begin = performance.now();
+  begin = performance.now();
   try {
     await Promise.race([async.times(Math.min(concurrency, count), worker), interrupted]);
   } finally {
@@ -82,5 +86,6 @@ export async function execute({
   const wallMs = performance.now() - begin;
   return {
     wallMs, answers, latencies, errors, completed, aborted: Boolean(signal?.aborted), times: times ? { starts, ends } : null,
+    stoppedAtDuration: durationMs !== null && completed < count && !signal?.aborted && errors.length < MAX_ERRORS,
   };
 }

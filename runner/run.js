@@ -125,6 +125,7 @@ async function runWorkload({
       signal,
       stallTimeoutMs: config.stallTimeoutMs,
       onProgress,
+      durationMs: params?.durationS ? params.durationS * 1000 : null,
     });
   } finally {
     // A step that writes reads the server's I/O once more after it (workload.ioSettleMs): writes it deferred count.
@@ -137,7 +138,10 @@ async function runWorkload({
   if (outcome.aborted) return null;
 
   const run = step.run ?? round.run;
+  // A run bounded by --duration took a prefix of its operations: those are the run, checked and counted.
+  if (outcome.stoppedAtDuration) ({ inputs, outcome } = takenPrefix(inputs, outcome));
   const record = { run, ops: inputs.length, ms: outcome.wallMs, resources: usage.resources };
+  if (params?.durationS) record.series = perSecond(outcome, params.durationS);
   if (outcome.openLoop) record.openLoop = outcome.openLoop;
   if (sharded) {
     // Client processes start together a moment after the call: their first start is the span's.
@@ -181,6 +185,51 @@ async function runWorkload({
   if (workload.figures) Object.assign(record, await untimed.guard(workload.figures(untimed.adapter, params), `measuring ${step.key}`));
   if (workload.teardown) await untimed.guard(workload.teardown(untimed.adapter, params, expected), `after ${step.key}`);
   return record;
+}
+
+// The operations a run bounded by --duration took (a prefix of its inputs, every one answered), and the outcome
+// cut to them.
+function takenPrefix(inputs, outcome) {
+  const n = outcome.completed;
+  const cut = (values) => (values ? values.slice(0, n) : values);
+  return {
+    inputs: inputs.slice(0, n),
+    outcome: {
+      ...outcome,
+      answers: outcome.answers.slice(0, n),
+      latencies: cut(outcome.latencies),
+      times: outcome.times ? { starts: cut(outcome.times.starts), ends: cut(outcome.times.ends) } : null,
+    },
+  };
+}
+
+// The run second by second, from the first operation's start: per second, the operations that ended in it and their
+// latency's p50 and p99 (ms; null for a second with none). `{ intervalMs, ops, p50, p99 }`, one entry per second.
+export function perSecond(outcome, durationS) {
+  const { times, latencies } = outcome;
+  if (!times?.starts || !latencies || latencies.length === 0) return null;
+  const origin = Math.min(...times.starts.slice(0, Math.min(times.starts.length, 1000)));
+  // The answers to the operations in flight when the time was up land in its last second.
+  let last = 0;
+  for (const end of times.ends) if (end > last) last = end;
+  const seconds = Math.max(1, Math.min(Math.ceil(durationS), Math.ceil((last - origin) / 1000)));
+  const buckets = Array.from({ length: seconds }, () => []);
+  for (let i = 0; i < latencies.length; i += 1) {
+    const second = Math.min(seconds - 1, Math.max(0, Math.floor((times.ends[i] - origin) / 1000)));
+    buckets[second].push(latencies[i]);
+  }
+  const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+  const round3 = (value) => Math.round(value * 1000) / 1000;
+  const ops = [];
+  const p50 = [];
+  const p99 = [];
+  for (const bucket of buckets) {
+    const sorted = Float64Array.from(bucket).sort();
+    ops.push(bucket.length);
+    p50.push(bucket.length > 0 ? round3(quantile(sorted, 0.5)) : null);
+    p99.push(bucket.length > 0 ? round3(quantile(sorted, 0.99)) : null);
+  }
+  return { intervalMs: 1000, ops, p50, p99 };
 }
 
 // Each operation's latency as the run measured it: execute()'s and the open loop's own, else (operations timed by

@@ -647,7 +647,7 @@ describe('mixed plan', () => {
     assert.equal(mixed.configure({ ...settings, sync: true }).durable, true);
     assert.throws(() => mixed.configure({ ...settings, rate: '100,,200' }), { code: 'E_USAGE', message: /--rate must be a positive number/ });
     assert.throws(() => mixed.configure({ ...settings, rate: '100,100' }), { code: 'E_USAGE', message: /names a value twice/ });
-    assert.deepEqual(mixed.flags, ['records', 'ops', 'rate', 'distribution', 'shape', 'sync']);
+    assert.deepEqual(mixed.flags, ['records', 'ops', 'rate', 'distribution', 'shape', 'sync', 'doc-bytes', 'duration']);
   });
 
   test('refuses an unknown distribution or shape, a bad rate and no concurrency', () => {

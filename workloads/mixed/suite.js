@@ -17,7 +17,7 @@ export const DEFAULT_OPS = 100_000;
 export const DEFAULT_SHAPE = 'uniform';
 export const DEFAULT_LEVELS = [25];
 
-export const stepKey = (name, { ops, concurrency, rate }) => `${name} n=${ops} c=${concurrency}${rate ? ` rate=${rate}` : ''}`;
+export const stepKey = (name, { ops, concurrency, rate, durationS }) => `${name} n=${ops} c=${concurrency}${rate ? ` rate=${rate}` : ''}${durationS ? ` d=${durationS}s` : ''}`;
 
 const list = (value) => [value].flat().filter((item) => item !== null && item !== undefined);
 
@@ -44,6 +44,8 @@ export function mixedSettings(config) {
     runs: config.runs ?? 1,
     durable: Boolean(config.durable),
     docBytes: config.docBytes ?? null,
+    // --duration: each run stops sending after this many seconds (or at --ops, whichever comes first).
+    durationS: config.durationS ?? config.duration ?? null,
   };
   if (!DISTRIBUTIONS.includes(settings.distribution)) {
     throw usageError(`unknown distribution "${settings.distribution}"; valid distributions: ${DISTRIBUTIONS.join(', ')}`);
@@ -51,6 +53,13 @@ export function mixedSettings(config) {
   if (!SHAPES.includes(settings.shape)) throw usageError(`unknown shape "${settings.shape}"; valid shapes: ${SHAPES.join(', ')}`);
   if (!Number.isSafeInteger(settings.records) || settings.records < 1) {
     throw usageError(`--records must be a whole number of at least 1, got ${settings.records}`);
+  }
+  const { durationS } = settings;
+  if (durationS !== null && !(typeof durationS === 'number' && durationS > 0 && durationS <= 86_400)) {
+    throw usageError(`--duration must be a number of seconds above 0, at most 86,400, got ${durationS}`);
+  }
+  if (durationS !== null && settings.rates.length > 0) {
+    throw usageError('--duration bounds a closed loop; an open loop (--rate) runs its --ops on its schedule: give one of them');
   }
   const { docBytes } = settings;
   if (docBytes !== null && !(Number.isSafeInteger(docBytes) && docBytes >= DOCUMENT_BYTES.min && docBytes <= DOCUMENT_BYTES.max)) {
@@ -77,7 +86,7 @@ export default {
   workloads: WORKLOADS,
   alwaysRun: [],
   // The flags of `bench run` that only this suite takes (some shared with crud), and its defaults of the others.
-  flags: ['records', 'ops', 'rate', 'distribution', 'shape', 'sync', 'doc-bytes'],
+  flags: ['records', 'ops', 'rate', 'distribution', 'shape', 'sync', 'doc-bytes', 'duration'],
   defaults: {
     runs: 3, concurrency: DEFAULT_LEVELS, records: DEFAULT_RECORDS, ops: [DEFAULT_OPS], distribution: DEFAULT_DISTRIBUTION,
     shape: DEFAULT_SHAPE, sync: false,
@@ -95,10 +104,11 @@ export default {
     const { rate, sync, ...rest } = settings;
     const durable = durabilityOf(settings) === 'durable';
     const {
-      records, ops, levels, rates, distribution, shape, seed, docBytes,
+      records, ops, levels, rates, distribution, shape, seed, docBytes, durationS,
     } = mixedSettings({ ...rest, rates: rate, durable });
     return {
       concurrency: levels, records, ops, rates, distribution, shape, durable, seed, ...sizeOf(docBytes),
+      ...(durationS ? { durationS } : {}),
     };
   },
   describeData: (data) => ({
@@ -115,7 +125,7 @@ export default {
   context: (data) => data,
   rounds({ config, workloads }) {
     const {
-      records, ops: counts, levels, rates, distribution, shape, seed, runs, durable, docBytes,
+      records, ops: counts, levels, rates, distribution, shape, seed, runs, durable, docBytes, durationS,
     } = mixedSettings(config);
     if (levels.length === 0) throw usageError('the mixed suite needs a concurrency level');
     let loaded = null;
@@ -129,7 +139,7 @@ export default {
       for (const ops of counts) {
         for (const concurrency of levels) {
           for (const rate of rates.length > 0 ? rates : [null]) {
-            const params = { ops, records, distribution, concurrency, durable, ...(rate ? { rate } : {}) };
+            const params = { ops, records, distribution, concurrency, durable, ...(rate ? { rate } : {}), ...(durationS ? { durationS } : {}) };
             const step = { key: stepKey(workload.name, params), workload, params };
             for (let run = 1; run <= runs; run += 1) {
               rounds.push({

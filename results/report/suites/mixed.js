@@ -134,7 +134,10 @@ export function mixedModel({ workloads, databases, documents, comparison }) {
   // runs timed the kinds of a mix apart.
   const withKinds = (figures, runs) => {
     const byKind = latencyByKind(runs);
-    return byKind ? { ...figures, byKind } : figures;
+    const timed = runs.filter((run) => run.series);
+    // A run bounded by --duration, second by second: that of the run whose time is the median.
+    const series = timed.length > 0 ? [...timed].sort((a, b) => a.ms - b.ms)[Math.floor((timed.length - 1) / 2)].series : null;
+    return { ...figures, ...(byKind ? { byKind } : {}), ...(series ? { series } : {}) };
   };
 
   const block = {
@@ -305,6 +308,11 @@ export function mixedChartData(report) {
         p99: points.map(({ f }) => pick(f, 'p99')),
       };
     }),
+    // Runs bounded by --duration: per workload and level, each database's operations and p99 second by second.
+    timelines: report.mixed.closed.flatMap((series) => series.levels.map((level, index) => ({
+      title: `${series.mix}, concurrency ${level}: operations per second, second by second (the median run)`,
+      databases: ids.map((id) => ({ id, series: series.results[id][index].series ?? null })).filter(({ series: s }) => s),
+    }))).filter((timeline) => timeline.databases.length > 0),
     sweeps: report.mixed.sweeps.map((sweep) => ({
       title: `${sweep.mix}, ${formatCount(sweep.ops)} operations, concurrency ${sweep.concurrency}: latency against achieved throughput`,
       databases: ids.map((id) => {
@@ -341,6 +349,32 @@ export const MIXED_PAGE_SCRIPT = `
         scales: {
           y: { type: 'linear', beginAtZero: true, position: 'left', title: { display: true, text: 'ops/s (bars; higher is better)' } },
           latency: Object.assign(valueAxis(chart.p50.concat(chart.p95, chart.p99), 'latency, ms (marks; lower is better)'), { position: 'right', grid: { drawOnChartArea: false } }),
+        },
+      },
+    });
+  });
+  (data.mixed ? data.mixed.timelines : []).forEach(function (chart) {
+    var longest = Math.max.apply(null, chart.databases.map(function (database) { return database.series.ops.length; }));
+    var seconds = [];
+    for (var s = 1; s <= longest; s += 1) seconds.push(s);
+    var lines = [];
+    var latencies = [];
+    chart.databases.forEach(function (database, i) {
+      latencies = latencies.concat(database.series.p99);
+      lines.push({ label: database.id + ' ops/s', data: database.series.ops, yAxisID: 'y', borderColor: palette[i % palette.length],
+        backgroundColor: palette[i % palette.length], pointRadius: 2 });
+      lines.push({ label: database.id + ' p99 ms', data: database.series.p99, yAxisID: 'latency', borderDash: [6, 4],
+        borderColor: palette[i % palette.length], backgroundColor: palette[i % palette.length], pointRadius: 0 });
+    });
+    new Chart(canvas('chart-mixed', chart.title, 'chart wide'), {
+      type: 'line',
+      data: { labels: seconds, datasets: lines },
+      options: {
+        plugins: { title: { display: true, text: chart.title } },
+        scales: {
+          x: { title: { display: true, text: 'second of the run' } },
+          y: { type: 'linear', beginAtZero: true, position: 'left', title: { display: true, text: 'operations answered in the second (higher is better)' } },
+          latency: Object.assign(valueAxis(latencies, 'p99 latency, ms (dashed; lower is better)'), { position: 'right', grid: { drawOnChartArea: false } }),
         },
       },
     });
@@ -391,7 +425,7 @@ export default {
     title: 'Throughput and latency per workload; for a rate sweep, latency against achieved throughput',
     none: 'no workload has a passed level or rate',
     data: mixedChartData,
-    count: (data) => data.throughput.length + data.sweeps.length,
+    count: (data) => data.throughput.length + data.timelines.length + data.sweeps.length,
     script: MIXED_PAGE_SCRIPT,
   },
 };
