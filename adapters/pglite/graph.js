@@ -10,7 +10,7 @@
 //   transaction(work)      work(tx) in one transaction, tx having query(text, values) and exec(text)
 //   copy(text, bytes)      one COPY ... FROM '/dev/blob' of those bytes
 //   write(durable, text, values)  PGlite's result of one statement that writes (both terms commit alike)
-import { BINARY_HEADER, binaryRows, graphStatements } from '../postgresql/graph.js';
+import { BINARY_HEADER, binaryRows, edgeOperations, graphStatements } from '../postgresql/graph.js';
 
 // Memory for each index build's sort, in its transaction only: PostgreSQL's default (64 MB) sorts a large edge
 // list on disk, and the 32-bit engine has no room for the 2 GB the server adapter gives it.
@@ -19,8 +19,6 @@ const INDEX_BUILD_MEMORY = '256MB';
 const SCAN_PAGE = 50_000;
 
 const toEdge = ([source, target, weight]) => ({ source, target, weight });
-const toCount = ([[count, weight]]) => ({ count, weight });
-const column = (edges, name) => edges.map((edge) => edge[name]);
 
 export function graphOperations(store) {
   const cache = new Map();
@@ -88,45 +86,6 @@ export function graphOperations(store) {
       }
     },
 
-    async findEdge(name, source, target) {
-      const found = await rows(sql(name).findEdge, [source, target]);
-      return found.length === 0 ? null : { source, target, weight: found[0][0] };
-    },
-
-    async edgesOf(name, vertex) {
-      return (await rows(sql(name).edgesOf, [vertex])).map(toEdge);
-    },
-
-    async inEdges(name, vertex) {
-      return (await rows(sql(name).inEdges, [vertex])).map(toEdge);
-    },
-
-    async friends(name, vertex) {
-      return (await rows(sql(name).friends, [vertex])).map(([id]) => id);
-    },
-
-    async countFriends(name, vertex) {
-      return toCount(await rows(sql(name).countFriends, [vertex]));
-    },
-
-    async countFollowers(name, vertex) {
-      return toCount(await rows(sql(name).countFollowers, [vertex]));
-    },
-
-    async upsertEdge(name, { source, target, weight }, { durable = false } = {}) {
-      await store.write(durable, sql(name).upsertEdge, [source, target, weight]);
-    },
-
-    async upsertEdges(name, edges, { durable = false } = {}) {
-      await store.write(durable, sql(name).upsertEdges, [column(edges, 'source'), column(edges, 'target'), column(edges, 'weight')]);
-    },
-
-    async removeEdge(name, { source, target }, { durable = false } = {}) {
-      await store.write(durable, sql(name).removeEdge, [source, target]);
-    },
-
-    async removeEdges(name, pairs, { durable = false } = {}) {
-      await store.write(durable, sql(name).removeEdges, [column(pairs, 'source'), column(pairs, 'target')]);
-    },
+    ...edgeOperations(sql, { rows, write: store.write }),
   };
 }

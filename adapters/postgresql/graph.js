@@ -94,6 +94,55 @@ const toEdge = ([source, target, weight]) => ({ source, target, weight });
 const toCount = ([[count, weight]]) => ({ count, weight });
 const column = (edges, name) => edges.map((edge) => edge[name]);
 
+// The suite's reads and writes, each one prepared statement of `sql(name)` (graphStatements) through
+// `store.rows(text, values)` and `store.write(durable, text, values)`: the same for every adapter that speaks
+// PostgreSQL's SQL (this one, over pg, and PGlite's).
+export function edgeOperations(sql, store) {
+  return {
+    async findEdge(name, source, target) {
+      const rows = await store.rows(sql(name).findEdge, [source, target]);
+      return rows.length === 0 ? null : { source, target, weight: rows[0][0] };
+    },
+
+    async edgesOf(name, vertex) {
+      return (await store.rows(sql(name).edgesOf, [vertex])).map(toEdge);
+    },
+
+    async inEdges(name, vertex) {
+      return (await store.rows(sql(name).inEdges, [vertex])).map(toEdge);
+    },
+
+    async friends(name, vertex) {
+      return (await store.rows(sql(name).friends, [vertex])).map(([id]) => id);
+    },
+
+    async countFriends(name, vertex) {
+      return toCount(await store.rows(sql(name).countFriends, [vertex]));
+    },
+
+    async countFollowers(name, vertex) {
+      return toCount(await store.rows(sql(name).countFollowers, [vertex]));
+    },
+
+    // `durable`: the run's durability term (synchronous_commit on), else relaxed (off).
+    async upsertEdge(name, { source, target, weight }, { durable = false } = {}) {
+      await store.write(durable, sql(name).upsertEdge, [source, target, weight]);
+    },
+
+    async upsertEdges(name, edges, { durable = false } = {}) {
+      await store.write(durable, sql(name).upsertEdges, [column(edges, 'source'), column(edges, 'target'), column(edges, 'weight')]);
+    },
+
+    async removeEdge(name, { source, target }, { durable = false } = {}) {
+      await store.write(durable, sql(name).removeEdge, [source, target]);
+    },
+
+    async removeEdges(name, pairs, { durable = false } = {}) {
+      await store.write(durable, sql(name).removeEdges, [column(pairs, 'source'), column(pairs, 'target')]);
+    },
+  };
+}
+
 export function graphOperations(store) {
   const cache = new Map();
   const sql = (name) => {
@@ -200,46 +249,6 @@ export function graphOperations(store) {
         after = rows.at(-1).slice(0, 2);
       }
     },
-    async findEdge(name, source, target) {
-      const rows = await store.rows(sql(name).findEdge, [source, target]);
-      return rows.length === 0 ? null : { source, target, weight: rows[0][0] };
-    },
-
-    async edgesOf(name, vertex) {
-      return (await store.rows(sql(name).edgesOf, [vertex])).map(toEdge);
-    },
-
-    async inEdges(name, vertex) {
-      return (await store.rows(sql(name).inEdges, [vertex])).map(toEdge);
-    },
-
-    async friends(name, vertex) {
-      return (await store.rows(sql(name).friends, [vertex])).map(([id]) => id);
-    },
-
-    async countFriends(name, vertex) {
-      return toCount(await store.rows(sql(name).countFriends, [vertex]));
-    },
-
-    async countFollowers(name, vertex) {
-      return toCount(await store.rows(sql(name).countFollowers, [vertex]));
-    },
-
-    // `durable`: the run's durability term (synchronous_commit on), else relaxed (off).
-    async upsertEdge(name, { source, target, weight }, { durable = false } = {}) {
-      await store.write(durable, sql(name).upsertEdge, [source, target, weight]);
-    },
-
-    async upsertEdges(name, edges, { durable = false } = {}) {
-      await store.write(durable, sql(name).upsertEdges, [column(edges, 'source'), column(edges, 'target'), column(edges, 'weight')]);
-    },
-
-    async removeEdge(name, { source, target }, { durable = false } = {}) {
-      await store.write(durable, sql(name).removeEdge, [source, target]);
-    },
-
-    async removeEdges(name, pairs, { durable = false } = {}) {
-      await store.write(durable, sql(name).removeEdges, [column(pairs, 'source'), column(pairs, 'target')]);
-    },
+    ...edgeOperations(sql, store),
   };
 }
