@@ -5,7 +5,7 @@ import path from 'node:path';
 import { usageError } from '../core/errors.js';
 import { GENERATOR_VERSION, PROFILES_FILE, RELATIONS_FILE, generate } from './generate.js';
 import { buildGraph } from './graph.js';
-import { MANIFEST, completeDataset, deriveArtefacts, fileRecord, openDataset, readManifest, scanProfiles } from './directory.js';
+import { MANIFEST, completeDataset, deriveArtefacts, fileRecord, openDataset, preparedOnce, scanProfiles } from './directory.js';
 import { preparePokec } from './pokec.js';
 import { loadRelationIds } from './read.js';
 import { DEFAULT_SEED, scaleSizes } from './scales.js';
@@ -49,11 +49,14 @@ export async function writeDataset({ dir, scale, seed = DEFAULT_SEED, onProgress
 
 async function prepareSynthetic({ scale, seed, cacheDir, onProgress }) {
   const dir = path.join(cacheDir, 'datasets', `${NAME}-${scale}-s${seed}`);
-  const manifest = await readManifest(dir);
-  const current = manifest?.name === NAME && manifest.generatorVersion === GENERATOR_VERSION
-    && manifest.scale === scale && manifest.seed === seed
-    && JSON.stringify(manifest.sizes) === JSON.stringify(scaleSizes(scale));
-  return current ? openDataset(dir) : writeDataset({ dir, scale, seed, onProgress });
+  return preparedOnce(dir, {
+    current: (manifest) => manifest?.name === NAME && manifest.generatorVersion === GENERATOR_VERSION
+      && manifest.scale === scale && manifest.seed === seed
+      && JSON.stringify(manifest.sizes) === JSON.stringify(scaleSizes(scale)),
+    open: () => openDataset(dir),
+    write: () => writeDataset({ dir, scale, seed, onProgress }),
+    onProgress,
+  });
 }
 
 // The cached dataset of this scale and seed, prepared on first use. `dataset` is "synthetic" (generated) or

@@ -3,9 +3,10 @@
 // (dataset.js) and the real Pokec files (pokec.js) both derive these artefacts here, the same way.
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { BenchError, ErrorCodes } from '../core/errors.js';
+import { withLock } from '../core/lock.js';
 import { loadGraph, saveGraph } from './graph.js';
 import { deriveParams } from './params.js';
 import { createReadStats, loadProfiles, readProfiles } from './read.js';
@@ -40,6 +41,20 @@ export async function readManifest(dir) {
   } catch {
     return null;
   }
+}
+
+// The dataset in `dir`, prepared when `current(manifest)` says its manifest is not current: `open(manifest)` opens
+// a current one, `write()` prepares it. The preparation holds `<dir>.lock`, so that two processes sharing a cache
+// (two runs started together, `--clients`) never write one directory at once: the second waits, saying so
+// through `onProgress`, and then opens what the first prepared.
+export async function preparedOnce(dir, { current, open, write, onProgress }) {
+  const manifest = await readManifest(dir);
+  if (await current(manifest)) return open(manifest);
+  await mkdir(path.dirname(dir), { recursive: true });
+  return withLock(`${dir}.lock`, async () => {
+    const now = await readManifest(dir);
+    return (await current(now)) ? open(now) : write();
+  }, { onWait: (holder) => onProgress?.({ phase: `waiting for ${holder}, which prepares it`, done: 0, total: null }) });
 }
 
 function regenerateHint(dir) {

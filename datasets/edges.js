@@ -10,7 +10,7 @@ import { Worker } from 'node:worker_threads';
 import { BenchError, ErrorCodes, usageError } from '../core/errors.js';
 import { derivedWeight, buildEdges } from './edge-build.js';
 import { prepareDataset } from './dataset.js';
-import { MANIFEST, readManifest, sha256 } from './directory.js';
+import { MANIFEST, preparedOnce, sha256 } from './directory.js';
 import { CIT_PATENTS_GZ, readFetchManifest, snapDir } from './fetch.js';
 import { createReadStats } from './read-source.js';
 import { DEFAULT_SEED } from './scales.js';
@@ -204,12 +204,12 @@ function edgeDataset(dir, manifest, { scale, source }) {
 export async function prepareEdges({ dataset, scale, seed = DEFAULT_SEED, cacheDir, skipBad = false, onProgress }) {
   const source = await resolveSource({ dataset, scale, seed, cacheDir, skipBad, onProgress });
   const dir = path.join(cacheDir, 'datasets', `graph-${source.key}${skipBad ? '-skip-bad' : ''}`);
-  let manifest = await readManifest(dir);
-  if (isCurrent(manifest, { source, seed, skipBad })) {
-    await checkEdgesFile(dir, manifest);
-  } else {
-    manifest = await writeEdgeDataset({ dir, source, seed, skipBad, onProgress });
-  }
+  const manifest = await preparedOnce(dir, {
+    current: (found) => isCurrent(found, { source, seed, skipBad }),
+    open: async (found) => { await checkEdgesFile(dir, found); return found; },
+    write: () => writeEdgeDataset({ dir, source, seed, skipBad, onProgress }),
+    onProgress,
+  });
   return edgeDataset(dir, manifest, { scale: scale ?? null, source });
 }
 

@@ -10,7 +10,7 @@
 import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { BenchError, ErrorCodes } from '../core/errors.js';
-import { MANIFEST, completeDataset, deriveArtefacts, fileRecord, openDataset, readManifest, scanProfiles, sha256 } from './directory.js';
+import { MANIFEST, completeDataset, deriveArtefacts, fileRecord, openDataset, preparedOnce, scanProfiles, sha256 } from './directory.js';
 import { POKEC_PROFILES_GZ, POKEC_RELATIONS_GZ, pokecDir, readFetchManifest } from './fetch.js';
 import { writeRelations } from './generate.js';
 import { buildGraph } from './graph.js';
@@ -127,8 +127,10 @@ async function writePokec({ dir, scale, seed, skipBad, sources, onProgress }) {
 export async function preparePokec({ scale, seed, cacheDir, onProgress, skipBad = false }) {
   const dir = path.join(cacheDir, 'datasets', `${NAME}-${scale}-s${seed}${skipBad ? '-skip-bad' : ''}`);
   const sources = await sourceFiles(cacheDir, dir);
-  const manifest = await readManifest(dir);
-  return isCurrent(manifest, { scale, seed, skipBad, sources })
-    ? openDataset(dir)
-    : writePokec({ dir, scale, seed, skipBad, sources, onProgress });
+  return preparedOnce(dir, {
+    current: (manifest) => isCurrent(manifest, { scale, seed, skipBad, sources }),
+    open: () => openDataset(dir),
+    write: () => writePokec({ dir, scale, seed, skipBad, sources, onProgress }),
+    onProgress,
+  });
 }

@@ -1,9 +1,10 @@
 // Opening PGlite's data directory: where it is, the lock that keeps a second opener out, the start parameters (the
 // cache, the planner's page cost), and what a failure to open tells the user.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { BenchError, ErrorCodes } from '../../core/errors.js';
+import { tryLock, unlock as unlockFile } from '../../core/lock.js';
 
 // PostgreSQL's page: shared_buffers counts them.
 export const BLOCK_BYTES = 8192;
@@ -27,52 +28,18 @@ export function dataDirectory(options) {
 // directory both write to it and corrupt it.
 export const lockFile = (dir) => `${dir}.lock`;
 
-// The directories this process has open, so that a second instance in the same process is refused too.
-const OPEN = new Set();
-
-function alive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return error.code === 'EPERM';
-  }
-}
-
-// Takes the directory's lock, or throws E_CONNECT naming the process that holds it. A lock left by a process
-// that no longer runs (a crash, `bench crash`) is taken over.
+// Takes the directory's lock, or throws E_CONNECT naming the process that holds it (this one included). A lock
+// left by a process that no longer runs (a crash, `bench crash`) is taken over.
 function lock(dir) {
   const file = lockFile(dir);
-  for (let attempt = 0; attempt < 2; attempt += 1) {
-    try {
-      writeFileSync(file, `${process.pid}\n`, { flag: 'wx' });
-      OPEN.add(dir);
-      return;
-    } catch (error) {
-      if (error.code !== 'EEXIST') throw error;
-    }
-    let holder = null;
-    try {
-      holder = Number.parseInt(readFileSync(file, 'utf8'), 10);
-    } catch {
-      // Removed meanwhile: try again.
-    }
-    const held = holder === process.pid ? OPEN.has(dir) : Number.isInteger(holder) && holder > 0 && alive(holder);
-    if (held) {
-      const who = holder === process.pid ? 'this process' : `process ${holder}`;
-      throw new BenchError(ErrorCodes.CONNECT, `pglite: ${dir} is open in ${who}; PGlite does not lock its data `
-        + `directory, so the adapter does (${file}), and a second opener would corrupt it. Close the other one first `
-        + '(or remove the lock file if that process is not a PGlite of this harness)');
-    }
-    rmSync(file, { force: true });
-  }
-  throw new BenchError(ErrorCodes.CONNECT, `pglite: cannot take the lock ${file}: another process keeps taking it`);
+  const { taken, holder } = tryLock(file);
+  if (taken) return;
+  throw new BenchError(ErrorCodes.CONNECT, `pglite: ${dir} is open in ${holder}; PGlite does not lock its data `
+    + `directory, so the adapter does (${file}), and a second opener would corrupt it. Close the other one first `
+    + '(or remove the lock file if that process is not a PGlite of this harness)');
 }
 
-function unlock(dir) {
-  OPEN.delete(dir);
-  rmSync(lockFile(dir), { force: true });
-}
+const unlock = (dir) => unlockFile(lockFile(dir));
 
 // The start parameters: PGlite's own, the planner's page cost, and the cache (--cache) as shared_buffers.
 export function startParams(cacheBytes) {
