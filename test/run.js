@@ -6,10 +6,14 @@
 //   BENCH_TEST_STALL_S    the longest time without a line of output before the watchdog ends the run (600)
 //   BENCH_TEST_BUDGET_S   the longest the whole run may last (none unless set; CI sets it)
 //   BENCH_TEST_SLOWEST    how many of the slowest files the last line names, with their times (10)
-import { readdirSync } from 'node:fs';
+//   BENCH_TEST_JOBS       how many files may run at once (1); above 1, files that need nothing in common (the same
+//                         local server, the shared cache: test/schedule.js) run side by side (test/jobs.js)
+import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultCacheDir } from '../core/paths.js';
+import { runFilesWatched } from './jobs.js';
+import { fileNeeds } from './schedule.js';
 import { runWatched } from './watchdog.js';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -37,18 +41,27 @@ const perTest = Number(process.versions.node.split('.')[0]) >= 22;
 const timeoutS = perTest ? seconds('BENCH_TEST_TIMEOUT_S', 300) : seconds('BENCH_TEST_FILE_TIMEOUT_S', 1500);
 const files = process.argv.length > 2 ? process.argv.slice(2) : testFiles(path.join(root, 'test'));
 
-const code = await runWatched({
-  command: process.execPath,
-  args: [
-    '--test', '--test-concurrency=1', `--test-timeout=${timeoutS * 1000}`,
-    '--test-reporter=tap', '--test-reporter-destination=stdout',
-    '--test-reporter=./test/reporters/failures.js', '--test-reporter-destination=stdout',
-    ...files,
-  ],
+const nodeArgs = [
+  '--test', '--test-concurrency=1', `--test-timeout=${timeoutS * 1000}`,
+  '--test-reporter=tap', '--test-reporter-destination=stdout',
+  '--test-reporter=./test/reporters/failures.js', '--test-reporter-destination=stdout',
+];
+const watch = {
   stallMs: seconds('BENCH_TEST_STALL_S', 600) * 1000,
   budgetMs: process.env.BENCH_TEST_BUDGET_S ? seconds('BENCH_TEST_BUDGET_S') * 1000 : 0,
   cacheDir: defaultCacheDir(),
   slowest: Math.round(seconds('BENCH_TEST_SLOWEST', 10)),
-  fileCount: files.length,
-});
+};
+const jobs = Math.round(seconds('BENCH_TEST_JOBS', 1));
+
+const code = jobs === 1 || files.length === 1
+  ? await runWatched({ command: process.execPath, args: [...nodeArgs, ...files], ...watch, fileCount: files.length })
+  : await runFilesWatched({
+    files,
+    needsByFile: new Map(files.map((file) => [file, fileNeeds(file, readFileSync(path.resolve(root, file), 'utf8'))])),
+    jobs,
+    command: process.execPath,
+    argsFor: (file) => [...nodeArgs, file],
+    ...watch,
+  });
 process.exitCode = code;

@@ -149,6 +149,30 @@ export function watchedEnv(env, reportDir) {
   return { ...env, NODE_OPTIONS: [env.NODE_OPTIONS, options].filter(Boolean).join(' ') };
 }
 
+// What a watchdog prints when it ends a run: why, each test file still running (of each `runs` entry: the pid of
+// a `node --test` process and the last lines it printed), the process tree, each file's own report, and what the
+// local servers are doing.
+export async function tellEvidence({ reason, err, runs, reportDir, cacheDir }) {
+  const say = (line) => err.write(`watchdog: ${line}\n`);
+  say(reason);
+  const files = runs.flatMap(({ pid }) => runningTestFiles(pid));
+  if (files.length === 0) say('no test file is running (the runner itself is stuck)');
+  for (const { file, seconds, pid } of files) say(`stuck: ${path.relative(process.cwd(), file)} (pid ${pid}, running for ${seconds ?? '?'} s)`);
+  for (const { recent } of runs) {
+    say(`the last ${Math.min(LAST_LINES, recent.length)} lines of the run's output:`);
+    for (const line of recent.slice(-LAST_LINES)) err.write(`  ${line}\n`);
+  }
+  say('the run\'s processes (wchan: what each waits on in the kernel):');
+  for (const { pid } of runs) for (const line of processTree(pid)) err.write(`${line}\n`);
+  for (const { file, pid } of files) {
+    say(`${path.relative(process.cwd(), file)}, as its process reports:`);
+    for (const line of await nodeReport(pid, reportDir)) err.write(`${line}\n`);
+  }
+  say(`the local servers' activity (${cacheDir}):`);
+  for (const line of await serversActivity(cacheDir)) err.write(`  ${line}\n`);
+  say('ending the run: failed');
+}
+
 // Runs `command` with `args` in a process group of its own, its output passed to `out`/`err`, and resolves with
 // its exit code, or 1 after the watchdog ended it. `stallMs`: the longest time without an output line;
 // `budgetMs`: the longest the whole run may last. `cacheDir`: where the local servers' state files are.
@@ -180,22 +204,7 @@ export function runWatched({ command, args, env = process.env, stallMs, budgetMs
   const fire = async (reason) => {
     firing = true;
     clearInterval(timer);
-    const say = (line) => err.write(`watchdog: ${line}\n`);
-    say(reason);
-    const files = runningTestFiles(child.pid);
-    if (files.length === 0) say('no test file is running (the runner itself is stuck)');
-    for (const { file, seconds, pid } of files) say(`stuck: ${path.relative(process.cwd(), file)} (pid ${pid}, running for ${seconds ?? '?'} s)`);
-    say(`the last ${Math.min(LAST_LINES, recent.length)} lines of the run's output:`);
-    for (const line of recent.slice(-LAST_LINES)) err.write(`  ${line}\n`);
-    say('the run\'s processes (wchan: what each waits on in the kernel):');
-    for (const line of processTree(child.pid)) err.write(`${line}\n`);
-    for (const { file, pid } of files) {
-      say(`${path.relative(process.cwd(), file)}, as its process reports:`);
-      for (const line of await nodeReport(pid, reportDir)) err.write(`${line}\n`);
-    }
-    say(`the local servers' activity (${cacheDir}):`);
-    for (const line of await serversActivity(cacheDir)) err.write(`  ${line}\n`);
-    say('ending the run: failed');
+    await tellEvidence({ reason, err, runs: [{ pid: child.pid, recent }], reportDir, cacheDir });
     forward('SIGTERM');
     setTimeout(() => forward('SIGKILL'), KILL_GRACE_MS).unref();
   };

@@ -65,6 +65,28 @@ describe('test runner watchdog', { timeout: 60_000 }, () => {
     assert.doesNotMatch(failed.stderr, /watchdog:/);
   });
 
+  test('files run side by side: each file\'s output whole, the counts summed, a failed file named', async () => {
+    const { code, stdout } = await runner([fixture('passes.js'), fixture('fails.js')], { BENCH_TEST_STALL_S: '20', BENCH_TEST_JOBS: '2' });
+    assert.equal(code, 1);
+    assert.match(stdout, /# ---- test\/fixtures\/watchdog\/passes\.js: passed in [\d.]+ s ----\n/);
+    assert.match(stdout, /# ---- test\/fixtures\/watchdog\/fails\.js: failed \(exit code 1\) in [\d.]+ s ----\n(.*\n)*not ok 1 - fails/);
+    assert.match(stdout, /# 2 files, 2 at a time: tests 2, pass 1, fail 1,/);
+    assert.match(stdout, /# 1 file failed: test\/fixtures\/watchdog\/fails\.js \(exit code 1\)\n\n# test\/fixtures\/watchdog\/fails\.js:\n# 1\. fails/);
+    const passed = await runner([fixture('passes.js'), fixture('passes.js')], { BENCH_TEST_STALL_S: '20', BENCH_TEST_JOBS: '2' });
+    assert.equal(passed.code, 0, passed.stderr);
+  });
+
+  test('a file that stops making progress beside others is ended and named, and so is the run', async () => {
+    const { code, stdout, stderr, seconds } = await runner([fixture('hangs.js'), fixture('passes.js')], { BENCH_TEST_STALL_S: '3', BENCH_TEST_JOBS: '2' });
+    assert.equal(code, 1);
+    assert.ok(seconds < 40, `ended after ${seconds} s`);
+    assert.match(stdout, /# ---- test\/fixtures\/watchdog\/passes\.js: passed/);
+    assert.match(stderr, /watchdog: no test of test\/fixtures\/watchdog\/hangs\.js has reported for \d+ s \(the limit is 3 s\)/);
+    assert.match(stderr, /watchdog: stuck: test\/fixtures\/watchdog\/hangs\.js \(pid \d+, running for \d+ s\)/);
+    assert.match(stderr, /libuv handles:\n(.*\n)*\s+tcp to localhost:\d+/, 'the socket it waits on');
+    assert.match(stderr, /watchdog: ending the run: failed/);
+  });
+
   test('a bad limit is refused', async () => {
     const { code, stderr } = await runner([fixture('passes.js')], { BENCH_TEST_STALL_S: 'soon' });
     assert.equal(code, 2);

@@ -163,9 +163,8 @@ function buildRunReport(given, { baseline: requested, dataset, allowMixed = fals
     };
   });
   if (workloads.some((workload) => Object.values(workload.results).some((figures) => figures.clientBound))) {
-    warnings.push('in some workloads the harness itself was the bottleneck (marked !: more than 85% of one core, an event loop '
-      + 'busy more than 90% of the time, or, against a server, its own CPU more than half of each operation\'s mean latency): '
-      + 'those figures may understate the database');
+    warnings.push('figures marked ! may understate the database: the harness itself was the bottleneck (over 85% of a core, '
+      + 'its event loop over 90% busy, or its CPU over half of each operation\'s latency)');
   }
   const own = suiteRendering(suite).model?.({ workloads, databases, documents, comparison });
   if (own) warnings.push(...own.warnings);

@@ -50,7 +50,7 @@ test('documents alike: no warning; each difference between them a warning of its
 test('the client as bottleneck in any workload is a warning', () => {
   const bound = document('a');
   bound.result.workloads.singleRead.resources = { clientBound: true };
-  assert.deepEqual(buildReport([bound]).warnings, ["in some workloads the harness itself was the bottleneck (marked !: more than 85% of one core, an event loop busy more than 90% of the time, or, against a server, its own CPU more than half of each operation's mean latency): those figures may understate the database"]);
+  assert.deepEqual(buildReport([bound]).warnings, ["figures marked ! may understate the database: the harness itself was the bottleneck (over 85% of a core, its event loop over 90% busy, or its CPU over half of each operation's latency)"]);
 });
 
 test('a workload carries the first description given and the largest count of operations; the dataset its known fields', () => {
