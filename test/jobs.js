@@ -104,7 +104,7 @@ export function runFilesWatched({ files, needsByFile, jobs, command, argsFor, en
     firing = true;
     telling = true;
     clearInterval(timer);
-    const runs = [...running.values()].map(({ child, recent }) => ({ pid: child.pid, recent }));
+    const runs = [...running].map(([file, { child, recent }]) => ({ pid: child.pid, recent, label: file }));
     await tellEvidence({ reason, err, runs, reportDir, cacheDir });
     telling = false;
     signalAll('SIGTERM');

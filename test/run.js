@@ -18,16 +18,20 @@ import { runWatched } from './watchdog.js';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
-function seconds(name, fallback) {
+// The positive number `name` holds (`fallback` when unset); `integer` asks for a whole one. Anything else ends
+// the run with exit code 2, saying what the variable takes.
+function positive(name, fallback, { integer = false, unit = 'seconds' } = {}) {
   const text = process.env[name];
   if (text === undefined || text === '') return fallback;
   const value = Number(text);
-  if (!Number.isFinite(value) || value <= 0) {
-    process.stderr.write(`${name} must be a positive number of seconds, not "${text}"\n`);
+  if (!Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) {
+    process.stderr.write(`${name} must be a positive ${integer ? 'whole ' : ''}number of ${unit}, not "${text}"\n`);
     process.exit(2);
   }
   return value;
 }
+
+const seconds = (name, fallback) => positive(name, fallback);
 
 function testFiles(dir) {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
@@ -52,7 +56,7 @@ const watch = {
   cacheDir: defaultCacheDir(),
   slowest: Math.round(seconds('BENCH_TEST_SLOWEST', 10)),
 };
-const jobs = Math.round(seconds('BENCH_TEST_JOBS', 1));
+const jobs = positive('BENCH_TEST_JOBS', 1, { integer: true, unit: 'files' });
 
 const code = jobs === 1 || files.length === 1
   ? await runWatched({ command: process.execPath, args: [...nodeArgs, ...files], ...watch, fileCount: files.length })

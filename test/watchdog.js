@@ -150,7 +150,7 @@ export function watchedEnv(env, reportDir) {
 }
 
 // What a watchdog prints when it ends a run: why, each test file still running (of each `runs` entry: the pid of
-// a `node --test` process and the last lines it printed), the process tree, each file's own report, and what the
+// a `node --test` process, the last lines it printed, and what to call it), the process tree, each file's own report, and what the
 // local servers are doing.
 export async function tellEvidence({ reason, err, runs, reportDir, cacheDir }) {
   const say = (line) => err.write(`watchdog: ${line}\n`);
@@ -158,8 +158,8 @@ export async function tellEvidence({ reason, err, runs, reportDir, cacheDir }) {
   const files = runs.flatMap(({ pid }) => runningTestFiles(pid));
   if (files.length === 0) say('no test file is running (the runner itself is stuck)');
   for (const { file, seconds, pid } of files) say(`stuck: ${path.relative(process.cwd(), file)} (pid ${pid}, running for ${seconds ?? '?'} s)`);
-  for (const { recent } of runs) {
-    say(`the last ${Math.min(LAST_LINES, recent.length)} lines of the run's output:`);
+  for (const { recent, label = 'the run' } of runs) {
+    say(`the last ${Math.min(LAST_LINES, recent.length)} lines of ${label}'s output:`);
     for (const line of recent.slice(-LAST_LINES)) err.write(`  ${line}\n`);
   }
   say('the run\'s processes (wchan: what each waits on in the kernel):');

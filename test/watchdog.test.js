@@ -81,6 +81,7 @@ describe('test runner watchdog', { timeout: 60_000 }, () => {
     assert.equal(code, 1);
     assert.ok(seconds < 40, `ended after ${seconds} s`);
     assert.match(stdout, /# ---- test\/fixtures\/watchdog\/passes\.js: passed/);
+    assert.match(stderr, /watchdog: the last \d+ lines of test\/fixtures\/watchdog\/hangs\.js's output:\n  (.*\n)*  ok 1 - passes/);
     assert.match(stderr, /watchdog: no test of test\/fixtures\/watchdog\/hangs\.js has reported for \d+ s \(the limit is 3 s\)/);
     assert.match(stderr, /watchdog: stuck: test\/fixtures\/watchdog\/hangs\.js \(pid \d+, running for \d+ s\)/);
     assert.match(stderr, /libuv handles:\n(.*\n)*\s+tcp to localhost:\d+/, 'the socket it waits on');
@@ -91,6 +92,11 @@ describe('test runner watchdog', { timeout: 60_000 }, () => {
     const { code, stderr } = await runner([fixture('passes.js')], { BENCH_TEST_STALL_S: 'soon' });
     assert.equal(code, 2);
     assert.match(stderr, /BENCH_TEST_STALL_S must be a positive number of seconds, not "soon"/);
+    for (const jobs of ['0', '0.4', '2.5', 'two']) {
+      const refused = await runner([fixture('passes.js')], { BENCH_TEST_JOBS: jobs });
+      assert.equal(refused.code, 2, `BENCH_TEST_JOBS=${jobs}`);
+      assert.match(refused.stderr, new RegExp(`BENCH_TEST_JOBS must be a positive whole number of files, not "${jobs.replace('.', '\\.')}"`));
+    }
   });
 });
 
