@@ -5,25 +5,14 @@ import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { DEFAULT_DB, adapterIds } from '../adapters/index.js';
 import { ErrorCodes, usageError } from '../core/errors.js';
+import { CHECK_SCALE, DEFAULT_TRIALS, K8S_DEFAULTS } from '../core/defaults.js';
 import { DEFAULT_OUT_DIR } from '../core/paths.js';
-import { CHECK_SCALE, checkCommand } from '../cli/check.js';
-import { compareCommand } from '../cli/compare.js';
-import { checkCrashFlags, crashCommand } from '../cli/crash.js';
-import { dataCommand } from '../cli/data.js';
 import { formatError } from '../cli/errors.js';
 import { ExitCodes } from '../cli/exit-codes.js';
-import { generateCommand } from '../cli/generate.js';
-import { DEFAULTS as K8S_DEFAULTS, k8sCommand } from '../cli/k8s.js';
-import { listCommand } from '../cli/list.js';
-import { mergeCommand } from '../cli/merge.js';
-import { reportCommand } from '../cli/report.js';
 import {
-  DEFAULT_CONCURRENCY, checkCommon, checkNumbers, connectionOptions, datasetOptions, datasetSourceOptions, givenFlags,
+  DEFAULT_CONCURRENCY, checkCommon, checkCrashFlags, checkNumbers, connectionOptions, datasetOptions, datasetSourceOptions, givenFlags,
 } from '../cli/options.js';
-import { importCommand, runCommand } from '../cli/run.js';
-import { serverCommand } from '../cli/server.js';
 import { emptyValue, usageMessage } from '../cli/usage.js';
-import { DEFAULT_TRIALS } from '../durability/crash.js';
 import { SNAP_DATASET_NAMES } from '../datasets/fetch.js';
 import { DEFAULT_SEED } from '../datasets/scales.js';
 import { SERVER_FAMILIES } from '../server/index.js';
@@ -44,6 +33,10 @@ function finish(code) {
   process.exitCode = code;
   setTimeout(() => process.exit(code), EXIT_GRACE_MS).unref();
 }
+
+// The handler `name` of cli/<file>.js, imported when its command runs: each command's code (and the drivers,
+// reports and statistics it brings) costs the start of every other command nothing.
+const load = (file, name) => async (argv) => (await import(`../cli/${file}.js`))[name](argv);
 
 function command(handler) {
   return async (argv) => {
@@ -143,7 +136,7 @@ await cli
     .example('$0 run --suite mixed --db postgresql --workload 95-5 --rate 1000,2000,4000', 'open loop at three rates: latency against achieved throughput')
     .example('$0 run --suite mixed --db postgresql --workload read-only --clients 4', 'the operations from four client processes: past what one Node.js process can send')
     .example('$0 run --suite queries --db postgresql --size 10k,100k', 'the AQL shootout\'s query cases, 5 runs each after a warm-up, every answer checked')
-    .example('$0 run --suite graph --db postgresql --dataset file:edges.tsv', 'Unum\'s edge operations on any 2- or 3-column edge file, every answer and write checked'), command(runCommand))
+    .example('$0 run --suite graph --db postgresql --dataset file:edges.tsv', 'Unum\'s edge operations on any 2- or 3-column edge file, every answer and write checked'), command(load('run', 'runCommand')))
   .command('import', 'import the dataset alone (again, even when the database holds it) and record its duration, throughput and counts', (y) => y
     .options({
       ...dbOption,
@@ -155,21 +148,21 @@ await cli
       ...quietOption,
     })
     .check(checkCommon)
-    .example('$0 import --db postgresql --scale full', 'time the full import into the local PostgreSQL server'), command(importCommand))
+    .example('$0 import --db postgresql --scale full', 'time the full import into the local PostgreSQL server'), command(load('run', 'importCommand')))
   .command('list', 'list databases, workloads and which database supports which workload', (y) => y
-    .options({ json: { type: 'boolean', default: false, describe: 'machine-readable listing' } }), command(listCommand))
+    .options({ json: { type: 'boolean', default: false, describe: 'machine-readable listing' } }), command(load('list', 'listCommand')))
   .command('generate', 'write a synthetic Pokec dataset (SNAP file format) with its query parameters and reference answers', (y) => y
     .options({
       ...datasetOptions,
       out: { type: 'string', describe: 'target directory', defaultDescription: './pokec-synthetic-<scale>-s<seed>' },
       ...quietOption,
     })
-    .check(checkCommon), command(generateCommand))
+    .check(checkCommon), command(load('generate', 'generateCommand')))
   .command('check', "a database adapter's self-test: the conformance suite and a validated run of every workload on the tiny dataset (or --scale's)", (y) => y
     .options({
       ...dbOption, ...concurrencyOption, ...datasetOptions, scale: { ...datasetOptions.scale, default: CHECK_SCALE }, ...connectionOptions, ...quietOption,
     })
-    .check(checkCommon), command(checkCommand))
+    .check(checkCommon), command(load('check', 'checkCommand')))
   .command('server <action> <family>', 'install, start, stop or inspect a throwaway local database server (127.0.0.1)', (y) => y
     .positional('action', { choices: ['install', 'start', 'stop', 'status'], describe: 'what to do; status also lists the Neo4j or OrientDB releases installed' })
     .positional('family', { type: 'string', describe: `which server: ${SERVER_FAMILIES.join(', ')}, or a comma-separated list of them (each in turn)` })
@@ -192,7 +185,7 @@ await cli
     .example('$0 server install neo4j --version 5.24.2', 'a second Neo4j release beside the default one')
     .example('$0 server start neo4j --version 5.24.2 --cache-dir /tmp/v --port 57700', 'that release, apart from a Neo4j running in the default cache')
     .example('$0 server status neo4j', 'the release running, with its Java, and the releases installed')
-    .example('$0 server status mariadb --activity', 'what each of its sessions is running and waiting on'), command(serverCommand))
+    .example('$0 server status mariadb --activity', 'what each of its sessions is running and waiting on'), command(load('server', 'serverCommand')))
   .command('crash', 'kill a local database under write load, start it again and count the acknowledged writes it lost, per write mode, against what its adapter claims (a process crash, not a power loss)', (y) => y
     .options({
       ...dbOption,
@@ -210,14 +203,14 @@ await cli
     .check((argv) => checkCommon(argv) && checkCrashFlags(argv))
     .epilogue('Databases: a server `bench server start` runs under --cache-dir (postgresql, postgresql_tabular, mysql, neo4j, orientdb, and couchdb on PouchDB Server), or sqlite and duckdb, run in a child process. Exit code 1 when a write mode that its adapter declares durable per write (durablePerWrite in its description.js) lost an acknowledged write.')
     .example('$0 server start postgresql && $0 crash --db postgresql --trials 5', 'five crashes per write mode of the local PostgreSQL')
-    .example('$0 crash --db sqlite --trials 3 --json > crash.json', 'SQLite in a child process; the result document on stdout'), command(crashCommand))
+    .example('$0 crash --db sqlite --trials 3 --json > crash.json', 'SQLite in a child process; the result document on stdout'), command(load('crash', 'crashCommand')))
   .command('data <action> <dataset>', 'download a real dataset into the cache: `data fetch pokec` gets SNAP\'s two Pokec files (about 540 MB), `data fetch cit-patents` SNAP\'s cit-Patents edge list for the graph suite (about 80 MB); resumes an interrupted download and checks the files', (y) => y
     .positional('action', { choices: ['fetch'], describe: 'what to do' })
     .positional('dataset', { choices: SNAP_DATASET_NAMES, describe: 'which dataset' })
     .options({ 'cache-dir': datasetOptions['cache-dir'], ...quietOption })
     .epilogue('The files go to <cache-dir>/datasets/<dataset>/ with a manifest of their sizes and sha256. BENCH_SNAP_URL replaces the base URL https://snap.stanford.edu/data/ (a mirror) for every dataset, BENCH_POKEC_URL for pokec alone.')
     .example('$0 data fetch pokec && $0 run --dataset pokec --scale full', 'the real Pokec with the classic parameters')
-    .example('$0 data fetch cit-patents && $0 run --suite graph --dataset cit-patents', 'the graph suite on SNAP\'s patent citations'), command(dataCommand))
+    .example('$0 data fetch cit-patents && $0 run --suite graph --dataset cit-patents', 'the graph suite on SNAP\'s patent citations'), command(load('data', 'dataCommand')))
   .command('report <results..>', 'one report of several databases\' result files: medians with 95% intervals, ops/s, latency percentiles, each database relative to a baseline (ArangoDB = 100% when present), server memory, import time and size, and what it takes to reproduce them; crud results add, per phase and document count, each database\'s ops/s and p99 latency at every concurrency level (html: time against concurrency as a line chart); mixed results add, per workload, ops/s with latency p50/p95/p99 at every level and, for a rate sweep, the achieved rate and latency at every target rate (html: latency against achieved throughput as a line chart)', (y) => y
     .positional('results', { type: 'string', describe: 'result files, or directories meaning every *.json in them; several files of one database are pooled' })
     .options({
@@ -234,7 +227,7 @@ await cli
     .example('$0 report bench-results/ --format html --out report.html', 'a self-contained page with the charts')
     .example('$0 report pg.json sqlite.json --baseline postgresql --format markdown', 'PostgreSQL = 100%')
     .example('$0 report bench-results/ --suite queries', 'the query shootout: per case and collection size, min, max, avg and median seconds')
-    .example('$0 report bench-results/ --suite graph --format html --out graph.html', 'the graph operations with amplification and disk-size charts'), command(reportCommand))
+    .example('$0 report bench-results/ --suite graph --format html --out graph.html', 'the graph operations with amplification and disk-size charts'), command(load('report', 'reportCommand')))
   .command('compare <a> <b>', 'two result sets of one database (two versions or configurations): per-workload speedup median(a)/median(b) with a 95% interval (above 1: b is faster), and their geometric mean', (y) => y
     .positional('a', { type: 'string', describe: 'the reference: a result file or a directory of them' })
     .positional('b', { type: 'string', describe: 'the candidate: a result file or a directory of them' })
@@ -246,7 +239,7 @@ await cli
     .check(checkNumbers)
     .example('$0 compare old/ new/', 'old against new, per workload')
     .example('$0 compare main.json branch.json --fail-if-slower 10', 'exit code 1 when the branch is significantly slower by more than 10% anywhere')
-    .example('$0 compare neo4j-5.20/ neo4j-5.26/ --format html --out speedup.html', 'one version against another, the speedup per query case charted'), command(compareCommand))
+    .example('$0 compare neo4j-5.20/ neo4j-5.26/ --format html --out speedup.html', 'one version against another, the speedup per query case charted'), command(load('compare', 'compareCommand')))
   .command('merge <results..>', 'the partial results of one sharded run (bench run --shard, one file per shard) as one result document: histograms added exactly, throughput over the span from the earliest shard start to the latest end, failed when any shard failed, every shard\'s machine listed', (y) => y
     .positional('results', { type: 'string', describe: 'partial result files, or directories meaning every *.json in them (the --out file is left out)' })
     .options({
@@ -255,7 +248,7 @@ await cli
       ...quietOption,
     })
     .epilogue('Exit codes: 0 merged; 1 merged, and a workload failed in some shard; 2 the files given are not the shards of one run (not partial results, of different runs, a shard missing, given twice or unfinished: each named), nothing written.')
-    .example('$0 merge results/run-1/ --out merged.json', 'every shard of one run, then bench report merged.json'), command(mergeCommand))
+    .example('$0 merge results/run-1/ --out merged.json', 'every shard of one run, then bench report merged.json'), command(load('merge', 'mergeCommand')))
   .command('k8s <action>', 'print Kubernetes manifests (YAML) for load from many machines: `k8s job` gives an Indexed Job of --shards pods running bench run --shard, and a suspended Job that merges their results', (y) => y
     .positional('action', { choices: ['job'], describe: 'what to print' })
     .parserConfiguration({ 'populate--': true })
@@ -274,7 +267,7 @@ await cli
       ...quietOption,
     })
     .epilogue('Flags after "--" go to every shard\'s bench run (--host is required: the database server\'s Service). The commands that apply the Job, wait for it, start the merge and fetch the merged result are printed on stderr.')
-    .example('$0 k8s job --db postgresql --suite mixed --shards 4 --image registry.example/db-shootout:1 -- --host postgres.bench.svc --workload read-only --ops 1000000 > job.yaml', 'four load pods against the PostgreSQL Service'), command(k8sCommand))
+    .example('$0 k8s job --db postgresql --suite mixed --shards 4 --image registry.example/db-shootout:1 -- --host postgres.bench.svc --workload read-only --ops 1000000 > job.yaml', 'four load pods against the PostgreSQL Service'), command(load('k8s', 'k8sCommand')))
   // A flag typed with nothing after it is a mistake, never its default (for every command; the flags after "--"
   // are another command's).
   .check(() => {

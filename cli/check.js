@@ -4,6 +4,7 @@
 import { writeSync } from 'node:fs';
 import { loadAdapter } from '../adapters/index.js';
 import { serverSupportsAt } from '../adapters/server-supports.js';
+import { CHECK_SCALE } from '../core/defaults.js';
 import { failedWorkloads } from '../results/model.js';
 import { formatTable } from '../results/table.js';
 import { runBenchmark } from '../runner/run.js';
@@ -15,7 +16,6 @@ import { durabilityOf } from '../core/terms.js';
 import { createProgress } from './progress.js';
 import { ExitCodes } from './exit-codes.js';
 
-export const CHECK_SCALE = 'tiny';
 // The other suites' sizes in a check: every phase and workload at two levels or one, every query case on 1,000
 // documents, in seconds.
 const CHECK_SETTINGS = Object.freeze({

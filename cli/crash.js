@@ -3,7 +3,6 @@
 // document, on stdout.
 import path from 'node:path';
 import { adapterIds, loadAdapter } from '../adapters/index.js';
-import { usageError } from '../core/errors.js';
 import { prepareDataset } from '../datasets/dataset.js';
 import { CRASH_KIND, KILL_WINDOW_MS, crashTest } from '../durability/crash.js';
 import { crashTarget, crashable } from '../durability/target.js';
@@ -45,11 +44,6 @@ export function formatCrash(result) {
 
 export function crashFailed(durability) {
   return Object.values(durability).some((mode) => mode.verdict === 'failed');
-}
-
-export function checkCrashFlags(argv) {
-  if (!Number.isInteger(argv.trials) || argv.trials < 1) throw usageError(`--trials must be a positive integer, got ${argv.trials}`);
-  return true;
 }
 
 // The databases a crash test takes, in the registry's order.

@@ -8,19 +8,12 @@
 // Both mount one ReadWriteMany PersistentVolumeClaim, where each shard writes its partial result.
 import { stringify } from 'yaml';
 import { loadAdapter } from '../adapters/index.js';
+import { K8S_DEFAULTS as DEFAULTS } from '../core/defaults.js';
 import { usageError } from '../core/errors.js';
 import { checkShardedSuite, MAX_SHARDS } from '../runner/shards.js';
 import { getSuite } from '../workloads/index.js';
 import { ExitCodes } from './exit-codes.js';
 
-export const DEFAULTS = Object.freeze({
-  secret: 'db-shootout-db',
-  secretKey: 'password',
-  claim: 'db-shootout-results',
-  cpu: '2',
-  memory: '2Gi',
-  shardWait: 600,
-});
 const RESULTS_DIR = '/results';
 // Flags the manifest sets itself for every shard.
 const RESERVED = ['shard', 'run-id', 'out', 'json', 'db', 'suite', 'start-at'];

@@ -103,6 +103,12 @@ export function numberList(name, text) {
   return values;
 }
 
+// bench crash's own flag.
+export function checkCrashFlags(argv) {
+  if (!Number.isInteger(argv.trials) || argv.trials < 1) throw usageError(`--trials must be a positive integer, got ${argv.trials}`);
+  return true;
+}
+
 export function checkNumbers(argv) {
   for (const name of Object.keys(NUMERIC_FLAGS)) {
     if (argv[name] === undefined) continue;

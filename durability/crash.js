@@ -7,6 +7,7 @@ import { mkdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import { DEFAULT_TRIALS } from '../core/defaults.js';
 import { BenchError, ErrorCodes, withTimeout } from '../core/errors.js';
 import { createRandom } from '../datasets/random.js';
 import { connectAdapter } from '../runner/run.js';
@@ -14,7 +15,6 @@ import { startServer } from '../server/index.js';
 import { killTree, treeOf } from '../server/process.js';
 import { AckLog, readAckLog } from './ack-log.js';
 import { crashModes, insertFor, loadDocuments, streamInserts } from './load.js';
-export const DEFAULT_TRIALS = 5;
 export const CRASH_KIND = 'process crash: SIGKILL to the database\'s whole process tree; the operating system and '
   + 'its page cache survive it, so this is not a power-loss test';
 // The kill lands this long after the first acknowledged write: load in full swing, at a moment the seed fixes.

@@ -3,9 +3,8 @@
 // granted; Neo4j's transactions; PouchDB Server's active tasks). For `bench server status --activity` and for the
 // test watchdog, which prints it when a test stops making progress. Every query is bounded: a server that does
 // not answer within ACTIVITY_TIMEOUT_MS is said to have not answered, so that looking never hangs.
-import mysql from 'mysql2/promise';
-import neo4j from 'neo4j-driver';
-import pg from 'pg';
+// The drivers are imported when a server is asked: every `bench` command loads this file, and the three drivers
+// would cost each of them a quarter of a second to start.
 import { withTimeout } from '../core/errors.js';
 
 export const ACTIVITY_TIMEOUT_MS = 10_000;
@@ -42,6 +41,7 @@ export function innodbSections(text, names = INNODB_SECTIONS) {
 }
 
 async function mariadbActivity(state) {
+  const { default: mysql } = await import('mysql2/promise');
   const connection = await mysql.createConnection({
     host: state.host, port: state.port, user: state.user, connectTimeout: ACTIVITY_TIMEOUT_MS,
   });
@@ -65,6 +65,7 @@ async function mariadbActivity(state) {
 }
 
 async function postgresqlActivity(state) {
+  const { default: pg } = await import('pg');
   const client = new pg.Client({
     host: state.host, port: state.port, user: state.user, database: state.database,
     connectionTimeoutMillis: ACTIVITY_TIMEOUT_MS, statement_timeout: ACTIVITY_TIMEOUT_MS, application_name: 'db-shootout activity',
@@ -88,6 +89,7 @@ async function postgresqlActivity(state) {
 }
 
 async function neo4jActivity(state) {
+  const { default: neo4j } = await import('neo4j-driver');
   const driver = neo4j.driver(`bolt://${state.host}:${state.port}`, neo4j.auth.none(), {
     connectionTimeout: ACTIVITY_TIMEOUT_MS, maxConnectionPoolSize: 1, disableLosslessIntegers: true,
   });

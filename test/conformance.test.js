@@ -1,65 +1,25 @@
-// The shared conformance suite against every adapter. In-process ones always run; a server adapter runs
-// against the local server `bench server start` runs, skips with the reason when there is none, and fails
-// instead of skipping when BENCH_REQUIRE lists it (CI sets that).
+// The shared conformance suite (test/conformance/adapter.js) against every registered adapter that has no file of
+// its own in test/conformance/ (those with a local server family have one, run as files of their own), then
+// hand-made faulty adapters it must catch. The server adapters left here have no server that installs on this
+// machine (test/schedule.test.js checks that every one with a local server family has its own file): they skip
+// with the reason, or run against the server BENCH_<ID>_URL names.
+// test-needs: none
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { adapterIds, loadAdapter } from '../adapters/index.js';
-import { serverSupportsAt } from '../adapters/server-supports.js';
+import { conformanceTests, embeddedTarget, testDataDir } from './conformance/adapter.js';
 import { conformanceCases, conformanceNamespaces } from './conformance/suite.js';
-import { serverTarget, urlEnv } from './helpers/servers.js';
 
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-conformance-'));
-after(() => rmSync(dataDir, { recursive: true, force: true }));
+const dataDir = testDataDir();
 
-const NAMESPACE = 'dbshootout_conformance';
-// A case touches a server, or starts a process of its own: none may hang the file.
-const CASE_TIMEOUT_MS = 300_000;
+// The adapters whose conformance tests are a file of their own (test/conformance/<id>.test.js).
+const ownFile = (id) => existsSync(new URL(`./conformance/${id}.test.js`, import.meta.url));
 
-function embeddedTarget(description) {
-  return {
-    options: {
-      host: null, port: null, user: null, password: undefined, ...description.connection.defaults,
-      namespace: NAMESPACE, concurrency: 25, connectTimeoutMs: 5000, dataDir,
-    },
-  };
-}
-
-// The description as the server answers it (adapters/server-supports.js): the cases of an operation it lacks skip
-// with its reason. A server that cannot be reached keeps the declared one; the connect case then says why.
-async function asServerAnswers(description, options) {
-  if (!options || description.kind !== 'server') return description;
-  try {
-    return await serverSupportsAt(description, options);
-  } catch {
-    return description;
-  }
-}
-
-for (const id of adapterIds()) {
-  const declared = await loadAdapter(id);
-  const { options, skip } = declared.kind === 'server'
-    ? serverTarget(declared, { namespace: NAMESPACE })
-    : embeddedTarget(declared);
-  const description = await asServerAnswers(declared, options);
-  describe(`conformance: ${id}`, { skip }, () => {
-    // A server keeps what the suite created; the suite's namespaces are its own to remove, once one of its cases
-    // ran (a --test-name-pattern that selects none of them leaves another run's namespaces alone).
-    let ran = false;
-    after(() => (ran ? description.testSupport?.dropNamespace?.(options) : undefined));
-    for (const { name, run, skip: caseSkip } of conformanceCases(description)) {
-      test(name, { skip: caseSkip, timeout: CASE_TIMEOUT_MS }, () => {
-        ran = true;
-        // The local server `bench server` runs is the harness's own; one named by BENCH_<ID>_URL is not.
-        return run({ options, owned: description.kind === 'server' && !process.env[urlEnv(description)] });
-      });
-    }
-  });
-}
+for (const id of adapterIds().filter((id) => !ownFile(id))) await conformanceTests(id, dataDir);
 
 // Hand-made faulty adapters, each a wrapper around the SQLite or memory adapter with one fault a vendor could make,
 // and the case that must catch it with a message naming the problem.
@@ -71,7 +31,7 @@ describe('the conformance suite catches a faulty adapter', () => {
   // Options of a namespace (and memory database) of its own for each test, in the test file's data directory.
   function faultOptions(description) {
     runs += 1;
-    const { options } = embeddedTarget(description);
+    const { options } = embeddedTarget(description, dataDir);
     return { ...options, namespace: `faults${runs}`, ...(description.id === 'memory' ? { database: `faults${runs}` } : {}) };
   }
 

@@ -1,7 +1,9 @@
 // Which test files may run side by side (test/schedule.js), and how a run of several at once adds up their
 // results (test/jobs.js).
 import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
+import { adapterIds, loadAdapter } from '../adapters/index.js';
 import { repeatedFailures, summedCounts } from './jobs.js';
 import { CACHE, SERVERS, fileNeeds, nextFile, startOrder } from './schedule.js';
 
@@ -35,6 +37,18 @@ describe('what a test file needs', () => {
     assert.deepEqual(fileNeeds('test/a.test.js', '// test-needs: cache, neo4j, cache'), ['cache', 'neo4j']);
     assert.throws(() => fileNeeds('test/a.test.js', '// test-needs: mongodb'), /test\/a\.test\.js: test-needs names mongodb; known: postgresql, /);
   });
+});
+
+// test/conformance.test.js declares that it needs no server: every adapter of a local server family has its
+// conformance tests in a file of its own, which needs that server.
+test('each adapter of a local server family has a conformance file of its own, needing its server', async () => {
+  for (const id of adapterIds()) {
+    const { server } = await loadAdapter(id);
+    if (!SERVERS.includes(server)) continue;
+    const file = `test/conformance/${id}.test.js`;
+    assert.ok(existsSync(new URL(`./conformance/${id}.test.js`, import.meta.url)), `${file} exists`);
+    assert.ok(fileNeeds(file, readFileSync(new URL(`./conformance/${id}.test.js`, import.meta.url), 'utf8')).includes(server), `${file} needs ${server}`);
+  }
 });
 
 describe('the order and the choice of the next file', () => {

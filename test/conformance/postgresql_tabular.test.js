@@ -1,0 +1,4 @@
+// The shared conformance suite against the postgresql_tabular adapter and its local server (test/conformance/adapter.js).
+import { conformanceTests } from './adapter.js';
+
+await conformanceTests('postgresql_tabular');
