@@ -5,7 +5,7 @@
 //                         so there the bound is BENCH_TEST_FILE_TIMEOUT_S (1500) per file instead
 //   BENCH_TEST_STALL_S    the longest time without a line of output before the watchdog ends the run (600)
 //   BENCH_TEST_BUDGET_S   the longest the whole run may last (none unless set; CI sets it)
-//   BENCH_TEST_SLOWEST    how many of the slowest files the last line names, with their times (10)
+//   BENCH_TEST_SLOWEST    how many of the slowest files the last line names, with their times (10, a whole number)
 //   BENCH_TEST_JOBS       how many files may run at once (1); above 1, files that need nothing in common (the same
 //                         local server, the shared cache: test/schedule.js) run side by side (test/jobs.js)
 import { readFileSync, readdirSync } from 'node:fs';
@@ -54,7 +54,7 @@ const watch = {
   stallMs: seconds('BENCH_TEST_STALL_S', 600) * 1000,
   budgetMs: process.env.BENCH_TEST_BUDGET_S ? seconds('BENCH_TEST_BUDGET_S') * 1000 : 0,
   cacheDir: defaultCacheDir(),
-  slowest: Math.round(seconds('BENCH_TEST_SLOWEST', 10)),
+  slowest: positive('BENCH_TEST_SLOWEST', 10, { integer: true, unit: 'files' }),
 };
 const jobs = positive('BENCH_TEST_JOBS', 1, { integer: true, unit: 'files' });
 

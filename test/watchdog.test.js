@@ -97,6 +97,9 @@ describe('test runner watchdog', { timeout: 60_000 }, () => {
       assert.equal(refused.code, 2, `BENCH_TEST_JOBS=${jobs}`);
       assert.match(refused.stderr, new RegExp(`BENCH_TEST_JOBS must be a positive whole number of files, not "${jobs.replace('.', '\\.')}"`));
     }
+    const slowest = await runner([fixture('passes.js')], { BENCH_TEST_SLOWEST: '2.5' });
+    assert.equal(slowest.code, 2);
+    assert.match(slowest.stderr, /BENCH_TEST_SLOWEST must be a positive whole number of files, not "2\.5"/);
   });
 });
 
