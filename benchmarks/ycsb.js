@@ -1,0 +1,236 @@
+// db-shootout's mixed suite against YCSB on one PostgreSQL, in paired rounds (benchmarks/paired.js): per
+// configuration (mix, key distribution, connections) each round runs both tools back to back, in alternating
+// order, on the same server, and the headline is the median of the rounds' throughput ratios, db-shootout / YCSB.
+//
+//   node benchmarks/ycsb.js [--cache-dir <dir>] [--host h --port p --user u --database d]
+//     [--records 100000] [--ops 100000] [--connections 1,8,32] [--mixes read-only,95-5,50-50]
+//     [--distributions zipfian,uniform] [--rounds 3] [--doc-bytes 250] [--ycsb-field-length 13]
+//
+// The server: the local PostgreSQL `bench server start postgresql` runs (under --cache-dir or the default cache),
+// or the one --host/--port name. Both tools write with synchronous_commit off (db-shootout's --durability relaxed;
+// YCSB's connections set it at login).
+//
+// YCSB: its core, 0.17.0, and the PostgreSQL JDBC driver come from Maven Central (with the machine's Maven, into
+// <cache>/ycsb/); its PostgreSQL binding is benchmarks/ycsb/JsonbClient.java, compiled here, since YCSB's own
+// postgrenosql binding is not published there. It stores each record as one jsonb document in
+// dbshootout_ycsb.usertable, as the PostgreSQL adapter stores the mixed suite's documents, with one connection per
+// YCSB thread (postgrenosql shares one connection across threads). YCSB loads its table once per record count
+// (untimed); db-shootout loads its collection before every run (untimed). YCSB checks no answer; db-shootout
+// checks every read against the writes it overlapped and the collection's final state.
+//
+// Printed per configuration: both throughputs per round, the paired ratio (median, interquartile range, range),
+// the paired ratio of the reads' p50 latency, and db-shootout's client CPU per operation (its median over the rounds).
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs, promisify } from 'node:util';
+import pg from 'pg';
+import { defaultCacheDir } from '../core/paths.js';
+import { copyDependencies } from '../server/maven.js';
+import { chooseJava } from '../server/java.js';
+import { runningServer } from '../server/state.js';
+import { READ } from '../workloads/mixed/consistency.js';
+import { formatPaired, pairedRatio } from './paired.js';
+
+const run = promisify(execFile);
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const YCSB_VERSION = '0.17.0';
+const JDBC = { groupId: 'org.postgresql', artifactId: 'postgresql', version: '42.7.14' };
+const SCHEMA = 'dbshootout_ycsb';
+const TABLE = `${SCHEMA}.usertable`;
+const FIELD_COUNT = 10;
+// The mixed suite's workloads and YCSB's proportions for them.
+const MIXES = {
+  'read-only': { readproportion: 1, updateproportion: 0 },
+  '95-5': { readproportion: 0.95, updateproportion: 0.05 },
+  '50-50': { readproportion: 0.5, updateproportion: 0.5 },
+};
+const MAX_BUFFER = 256 * 2 ** 20;
+
+const { values: args } = parseArgs({
+  options: {
+    'cache-dir': { type: 'string' },
+    host: { type: 'string' },
+    port: { type: 'string' },
+    user: { type: 'string', default: 'postgres' },
+    database: { type: 'string', default: 'postgres' },
+    records: { type: 'string', default: '100000' },
+    ops: { type: 'string', default: '100000' },
+    connections: { type: 'string', default: '1,8,32' },
+    mixes: { type: 'string', default: Object.keys(MIXES).join(',') },
+    distributions: { type: 'string', default: 'zipfian,uniform' },
+    rounds: { type: 'string', default: '3' },
+    'doc-bytes': { type: 'string', default: '250' },
+    // 10 fields of 13 characters: about 250 bytes of JSON, as --doc-bytes 250 gives the mixed suite's documents.
+    'ycsb-field-length': { type: 'string', default: '13' },
+  },
+});
+
+function fail(message) {
+  process.stderr.write(`ycsb.js: ${message}\n`);
+  process.exit(1);
+}
+
+const cacheDir = path.resolve(args['cache-dir'] ?? defaultCacheDir());
+const server = args.port ? null : runningServer(cacheDir, 'postgresql');
+if (!args.port && !server) fail(`no local PostgreSQL is running under ${cacheDir}: start one with \`npx bench server start postgresql\`, or name one with --host and --port`);
+const target = {
+  host: args.host ?? server?.host ?? '127.0.0.1',
+  port: Number(args.port ?? server.port),
+  user: server?.user ?? args.user,
+  database: server?.database ?? args.database,
+};
+const mixes = args.mixes.split(',');
+for (const mix of mixes) if (!MIXES[mix]) fail(`unknown mix "${mix}"; known: ${Object.keys(MIXES).join(', ')}`);
+const rounds = Number(args.rounds);
+
+// YCSB's core and the JDBC driver with their runtime dependencies, and the binding compiled: the classpath.
+async function ycsbClasspath() {
+  const home = path.join(cacheDir, 'ycsb', YCSB_VERSION);
+  const lib = path.join(home, 'lib');
+  if (!existsSync(path.join(lib, `core-${YCSB_VERSION}.jar`))) {
+    process.stderr.write(`fetching YCSB ${YCSB_VERSION}'s core and the PostgreSQL JDBC driver ${JDBC.version} from Maven Central into ${lib}\n`);
+    await copyDependencies({ groupId: 'site.ycsb', artifactId: 'core', version: YCSB_VERSION }, lib);
+    await copyDependencies(JDBC, lib);
+  }
+  const jars = readdirSync(lib).filter((name) => name.endsWith('.jar')).map((name) => path.join(lib, name));
+  const classes = path.join(home, 'classes');
+  mkdirSync(classes, { recursive: true });
+  const java = chooseJava({ needs: 8, who: 'YCSB', override: process.env.BENCH_JAVA_HOME });
+  await run(path.join(java.home, 'bin', 'javac'), ['-nowarn', '-d', classes, '-cp', jars.join(':'),
+    path.join(root, 'benchmarks', 'ycsb', 'JsonbClient.java')]);
+  return { java: path.join(java.home, 'bin', 'java'), classpath: [classes, ...jars].join(':') };
+}
+
+function ycsbProps({ records, ops, mix, distribution }) {
+  return {
+    workload: 'site.ycsb.workloads.CoreWorkload',
+    table: TABLE,
+    'db.url': `jdbc:postgresql://${target.host}:${target.port}/${target.database}?options=-c%20synchronous_commit%3Doff`,
+    'db.user': target.user,
+    recordcount: records,
+    operationcount: ops,
+    fieldcount: FIELD_COUNT,
+    fieldlength: args['ycsb-field-length'],
+    readallfields: true,
+    writeallfields: true,
+    requestdistribution: distribution,
+    insertproportion: 0,
+    scanproportion: 0,
+    readmodifywriteproportion: 0,
+    measurementtype: 'hdrhistogram',
+    'hdrhistogram.percentiles': '50,95,99',
+    ...(mix ? MIXES[mix] : {}),
+  };
+}
+
+// One YCSB phase (-load or -t): resolves with its overall throughput and read p50 (µs), from its report.
+async function ycsb(tool, phase, props, threads) {
+  const flags = Object.entries(props).filter(([, value]) => value !== undefined).flatMap(([key, value]) => ['-p', `${key}=${value}`]);
+  const { stdout, stderr } = await run(tool.java, ['-cp', tool.classpath, 'site.ycsb.Client', phase, '-db', 'dbshootout.ycsb.JsonbClient',
+    '-threads', String(threads), ...flags], { maxBuffer: MAX_BUFFER });
+  if (!/^\[OVERALL\], Throughput/m.test(stdout)) throw new Error(`YCSB ${phase} reported nothing:\n${stdout}\n${stderr}`);
+  const field = (section, name) => Number(new RegExp(`^\\[${section}\\], ${name}, ([\\d.]+)$`, 'm').exec(stdout)?.[1]);
+  const ops = ['READ', 'UPDATE', 'INSERT'].reduce((sum, section) => sum + (field(section, 'Return=OK') || 0), 0);
+  const failed = /^\[(READ|UPDATE|INSERT)-FAILED\], Operations, (\d+)$/m.exec(stdout);
+  if (failed) throw new Error(`YCSB: ${failed[2]} ${failed[1]} operations failed\n${stdout}`);
+  return { opsPerSec: field('OVERALL', 'Throughput\\(ops/sec\\)'), p50Us: field('READ', '50thPercentileLatency\\(us\\)'), ops };
+}
+
+// YCSB's table, made anew and loaded with `records` records.
+async function loadYcsb(tool, records) {
+  const client = new pg.Client(target);
+  await client.connect();
+  try {
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${SCHEMA}`);
+    await client.query(`DROP TABLE IF EXISTS ${TABLE}`);
+    await client.query(`CREATE TABLE ${TABLE} (ycsb_key text PRIMARY KEY, doc jsonb NOT NULL)`);
+  } finally {
+    await client.end();
+  }
+  const { ops } = await ycsb(tool, '-load', { ...ycsbProps({ records }), operationcount: records }, 8);
+  if (ops !== records) throw new Error(`YCSB loaded ${ops} of ${records} records`);
+}
+
+async function averageBytes(sql) {
+  const client = new pg.Client(target);
+  await client.connect();
+  try {
+    return Math.round(Number((await client.query(sql)).rows[0].bytes));
+  } finally {
+    await client.end();
+  }
+}
+
+// One `bench run` of a mixed workload: throughput, p50 (µs) and the harness's CPU per operation.
+async function shootout({ records, ops, mix, distribution, connections }, out) {
+  const flags = ['run', '--suite', 'mixed', '--db', 'postgresql', '--workload', mix, '--records', String(records), '--ops', String(ops),
+    '--distribution', distribution, '--concurrency', String(connections), '--doc-bytes', args['doc-bytes'], '--durability', 'relaxed',
+    '--runs', '1', '--json', '--quiet', '--out', out, '--cache-dir', cacheDir,
+    ...(args.port ? ['--host', target.host, '--port', String(target.port), '--user', target.user, '--database', target.database] : [])];
+  const { stdout } = await run(process.execPath, [path.join(root, 'bin', 'bench.js'), ...flags], { maxBuffer: MAX_BUFFER });
+  const result = JSON.parse(stdout);
+  const [workload] = Object.values(result.workloads);
+  if (workload.status !== 'passed') throw new Error(`bench run ${flags.join(' ')}: ${workload.status} ${JSON.stringify(workload.failures)}`);
+  const [timed] = workload.runs;
+  // The reads' p50, as YCSB's: a mix times each kind apart.
+  const reads = timed.byKind?.[READ]?.latencyMs ?? timed.latencyMs;
+  return { opsPerSec: timed.opsPerSec, p50Us: reads.p50 * 1000, cpuPerOpUs: timed.resources.client.cpuPerOpUs };
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length % 2 ? sorted[(sorted.length - 1) / 2] : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
+};
+
+const scratch = mkdtempSync(path.join(os.tmpdir(), 'bench-ycsb-'));
+try {
+  const records = Number(args.records);
+  const ops = Number(args.ops);
+  const tool = await ycsbClasspath();
+  process.stderr.write(`loading ${records} YCSB records into ${TABLE}\n`);
+  await loadYcsb(tool, records);
+  const ycsbBytes = await averageBytes(`SELECT avg(octet_length(doc::text)) AS bytes FROM ${TABLE}`);
+  console.log(`PostgreSQL at ${target.host}:${target.port}; ${records} records, ${ops} operations per run, ${rounds} paired rounds per configuration`);
+  console.log(`documents: YCSB ${FIELD_COUNT} fields of ${args['ycsb-field-length']} characters, ${ycsbBytes} bytes of JSON on average; db-shootout --doc-bytes ${args['doc-bytes']}`);
+  const summary = [];
+  for (const mix of mixes) {
+    for (const distribution of args.distributions.split(',')) {
+      for (const connections of args.connections.split(',').map(Number)) {
+        const config = { records, ops, mix, distribution, connections };
+        const ours = [];
+        const theirs = [];
+        for (let round = 0; round < rounds; round += 1) {
+          const runOurs = () => shootout(config, path.join(scratch, `out-${summary.length}-${round}`));
+          const runTheirs = async () => {
+            const outcome = await ycsb(tool, '-t', ycsbProps(config), connections);
+            if (outcome.ops !== ops) throw new Error(`YCSB completed ${outcome.ops} of ${ops} operations`);
+            return outcome;
+          };
+          if (round % 2 === 0) {
+            ours.push(await runOurs());
+            theirs.push(await runTheirs());
+          } else {
+            theirs.push(await runTheirs());
+            ours.push(await runOurs());
+          }
+        }
+        const throughput = pairedRatio(ours.map((r) => r.opsPerSec), theirs.map((r) => r.opsPerSec));
+        const p50 = pairedRatio(ours.map((r) => r.p50Us), theirs.map((r) => r.p50Us));
+        const cpu = median(ours.map((r) => r.cpuPerOpUs));
+        const name = `${mix} ${distribution} ${connections} connection${connections === 1 ? '' : 's'}`;
+        console.log(`${name}: db-shootout ${ours.map((r) => Math.round(r.opsPerSec)).join(', ')} ops/s; YCSB ${theirs.map((r) => Math.round(r.opsPerSec)).join(', ')} ops/s`);
+        console.log(`  throughput db-shootout / YCSB ${formatPaired(throughput)}`);
+        console.log(`  p50 latency db-shootout / YCSB ${formatPaired(p50)}; db-shootout's CPU per operation ${cpu} us (median)`);
+        summary.push({ name, throughput: throughput.median, cpu });
+      }
+    }
+  }
+  console.log('');
+  console.log('configuration | throughput ratio (median) | db-shootout CPU per operation (us)');
+  for (const { name, throughput, cpu } of summary) console.log(`${name} | ${throughput.toFixed(2)} | ${cpu}`);
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}
