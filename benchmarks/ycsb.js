@@ -223,14 +223,14 @@ try {
         const name = `${mix} ${distribution} ${connections} connection${connections === 1 ? '' : 's'}`;
         console.log(`${name}: db-shootout ${ours.map((r) => Math.round(r.opsPerSec)).join(', ')} ops/s; YCSB ${theirs.map((r) => Math.round(r.opsPerSec)).join(', ')} ops/s`);
         console.log(`  throughput db-shootout / YCSB ${formatPaired(throughput)}`);
-        console.log(`  p50 latency db-shootout / YCSB ${formatPaired(p50)}; db-shootout's CPU per operation ${cpu} us (median)`);
+        console.log(`  p50 latency db-shootout / YCSB ${formatPaired(p50)}; db-shootout's CPU per operation ${cpu.toFixed(1)} us (median)`);
         summary.push({ name, throughput: throughput.median, cpu });
       }
     }
   }
   console.log('');
   console.log('configuration | throughput ratio (median) | db-shootout CPU per operation (us)');
-  for (const { name, throughput, cpu } of summary) console.log(`${name} | ${throughput.toFixed(2)} | ${cpu}`);
+  for (const { name, throughput, cpu } of summary) console.log(`${name} | ${throughput.toFixed(2)} | ${cpu.toFixed(1)}`);
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
