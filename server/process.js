@@ -153,6 +153,24 @@ export async function listenerInTree(pid, port) {
   return null;
 }
 
+// The kernel's range of local ports for outgoing connections, [low, high], or null where it cannot be read.
+export function ephemeralRange(file = '/proc/sys/net/ipv4/ip_local_port_range') {
+  try {
+    const [low, high] = readFileSync(file, 'utf8').trim().split(/\s+/).map(Number);
+    return Number.isInteger(low) && Number.isInteger(high) ? [low, high] : null;
+  } catch {
+    return null;
+  }
+}
+
+// Why a port may be held for a while by no server at all: any outgoing connection may take a port of the
+// ephemeral range as its local end.
+export function ephemeralNote(port, range = ephemeralRange()) {
+  if (!range || port < range[0] || port > range[1]) return '';
+  return ` (it lies in the kernel's ephemeral range, ${range[0]}-${range[1]}, whose ports outgoing connections take as their own: `
+    + `a server restarted there may find one; a port below ${range[0]} avoids that)`;
+}
+
 // A port that answers proves nothing by itself: another process may hold it while the server started fails
 // to bind it and exits. Resolves once the started process (or one of its descendants) is the one listening;
 // rejects with the log's tail when it dies first or the time runs out.
@@ -162,7 +180,7 @@ export async function confirmOwnListener({ pid, port, timeoutMs, logFile, family
     if (await listenerInTree(pid, port)) return;
     if (!isAlive(pid)) {
       throw new BenchError(ErrorCodes.CONNECT,
-        `${family} (pid ${pid}) exited during start-up; port ${port} is held by another process; the end of ${logFile}:\n${await logTail(logFile)}`);
+        `${family} (pid ${pid}) exited during start-up; port ${port} is held by another process${ephemeralNote(port)}; the end of ${logFile}:\n${await logTail(logFile)}`);
     }
     if (Date.now() > deadline) {
       throw new BenchError(ErrorCodes.CONNECT,

@@ -13,7 +13,7 @@ import { ErrorCodes } from '../core/errors.js';
 import { processTree } from '../resources/proc.js';
 import { stopServerMessage } from '../cli/server.js';
 import { serverFamily, serverStatus, startServer, stopServer } from '../server/index.js';
-import { LOCALHOST, waitUntilAccepting, waitUntilLogged } from '../server/process.js';
+import { LOCALHOST, ephemeralNote, ephemeralRange, waitUntilAccepting, waitUntilLogged } from '../server/process.js';
 import { defaultCacheDir } from '../core/paths.js';
 import { isAlive, removeServerFiles, serverDir, stateFile } from '../server/state.js';
 import { spawnBench } from './helpers/cli.js';
@@ -177,6 +177,14 @@ describe('stopping and starting a local server (stand-in family)', () => {
     assert.equal(stopServerMessage({ name: 'MariaDB' }, { pid: 7, killed: 3, graceMs: 30_000 }),
       'MariaDB (pid 7) did not stop within 30 s; killed (3 processes)');
     assert.equal(stopServerMessage({ name: 'MariaDB' }, { pid: 7, killed: false, graceMs: 30_000 }), 'MariaDB stopped (pid 7)');
+  });
+
+  test('a held port in the kernel\'s ephemeral range says so, and which ports avoid it', () => {
+    assert.match(ephemeralNote(57474, [32768, 60999]), /^ \(it lies in the kernel's ephemeral range, 32768-60999, .*a port below 32768 avoids that\)$/);
+    assert.equal(ephemeralNote(27474, [32768, 60999]), '');
+    assert.equal(ephemeralNote(61000, [32768, 60999]), '');
+    assert.equal(ephemeralNote(57474, null), '');
+    assert.equal(ephemeralRange('/nonexistent/ip_local_port_range'), null);
   });
 
   test('a start fails when a second port the server binds is held by another process', async () => {
