@@ -13,7 +13,7 @@ import { createRandom } from '../../datasets/random.js';
 import { crudDocuments } from '../../workloads/crud/documents.js';
 import { runBenchmark } from '../../runner/run.js';
 import { getSuite, suiteIds } from '../../workloads/index.js';
-import { DELETE, INSERT, READ, UPDATE, consistencyFailures } from '../../workloads/mixed/consistency.js';
+import { DELETE, INSERT, READ, READ_MODIFY_WRITE, UPDATE, consistencyFailures } from '../../workloads/mixed/consistency.js';
 import { DEFAULT_DISTRIBUTION, ZIPFIAN_CONSTANT, createKeyChooser, createZipfian, fnvHash64 } from '../../workloads/mixed/keys.js';
 import mixed, { stepKey } from '../../workloads/mixed/suite.js';
 import { COLLECTION, WORKLOADS, crossInserts, operationStream } from '../../workloads/mixed/workloads.js';
@@ -175,6 +175,9 @@ describe('mixed operation streams', () => {
     assert.ok(Math.abs(half[READ] - 3500) < 250, JSON.stringify(half));
     const mostly = kinds(stream('95-5'));
     assert.ok(mostly[UPDATE] > 250 && mostly[UPDATE] < 450, JSON.stringify(mostly));
+    const modify = kinds(stream('read-modify-write'));
+    assert.deepEqual(Object.keys(modify).sort(), [READ, READ_MODIFY_WRITE]);
+    assert.ok(Math.abs(modify[READ_MODIFY_WRITE] - 3500) < 250, JSON.stringify(modify));
     assert.deepEqual(stream('igiugid').slice(0, 14).map((op) => op.kind).join(' '),
       'insert get insert update get insert delete insert get insert update get insert delete');
     assert.equal(crossInserts(7000), 3000);
@@ -184,10 +187,10 @@ describe('mixed operation streams', () => {
   });
 
   test('each write carries a version no other write of its key has, on a document of the key', () => {
-    for (const name of ['write-only', 'igiugid']) {
+    for (const name of ['write-only', 'igiugid', 'read-modify-write']) {
       const seen = new Set();
       for (const op of stream(name)) {
-        if (op.kind !== UPDATE && op.kind !== INSERT) continue;
+        if (op.kind !== UPDATE && op.kind !== INSERT && op.kind !== READ_MODIFY_WRITE) continue;
         assert.equal(op.doc._key, op.key);
         const id = `${op.key}/${op.doc.version}`;
         assert.ok(!seen.has(id), id);
@@ -310,6 +313,16 @@ describe('mixed operation calls', () => {
     };
   };
 
+  test('a read-modify-write gets its key, then updates it, and answers what the get returned', async () => {
+    const workload = byName['read-modify-write'];
+    const adapter = recorder();
+    await workload.setup(adapter);
+    const op = { kind: READ_MODIFY_WRITE, key: 'C4', doc: { _key: 'C4', version: 9 } };
+    assert.deepEqual(await workload.call(adapter, op, { durable: true }), { got: 'C4' });
+    assert.deepEqual(adapter.calls, [['get', 'mixed', 'C4'], ['update', 'mixed', 'C4', 9, { durable: true }]]);
+    await workload.teardown(adapter);
+  });
+
   test('each kind calls its adapter operation on the mixed collection, with the acknowledgement asked', async () => {
     assert.equal(COLLECTION, 'mixed');
     const workload = byName['50-50'];
@@ -401,10 +414,12 @@ describe('mixed operation calls', () => {
   });
 
   test('each workload names the operation that tells whether an adapter supports it, and its own description', () => {
-    assert.deepEqual(WORKLOADS.map((w) => w.operation), ['getDocument', 'updateDocument', 'updateDocument', 'updateDocument', 'insertDocument']);
+    assert.deepEqual(WORKLOADS.map((w) => w.operation), ['getDocument', 'updateDocument', 'updateDocument', 'updateDocument', 'insertDocument',
+      'updateDocument']);
     assert.ok(WORKLOADS.every((w) => w.compared === true && w.timed === true));
     assert.deepEqual(WORKLOADS.map((w) => w.description), ['gets only', 'updates (replace) only', 'gets and updates, half each',
-      '95% gets, 5% updates', 'the cross-action pattern I G I U G I D: insert, get, insert, update, get, insert, delete']);
+      '95% gets, 5% updates', 'the cross-action pattern I G I U G I D: insert, get, insert, update, get, insert, delete',
+      'gets and read-modify-writes (a get, then an update of its key), half each: YCSB\'s workload F']);
   });
 });
 
@@ -541,6 +556,32 @@ describe('the consistency rule', () => {
     assert.match(failures[0].problem, /^holds \{.*"version":1.*\} at the end; one of its last writes left \{.*"version":2.*\} \(operation 0 \(update\)\) or \{.*"version":3.*\} \(operation 1 \(update\)\)$/);
   });
 
+  test('a read-modify-write is checked as a read and as a write, both over its whole span', () => {
+    const v2 = doc('C1', 2);
+    const v3 = doc('C1', 3);
+    const rmw = (value, answer, start, end) => ({ kind: READ_MODIFY_WRITE, key: 'C1', doc: value, answer, start, end });
+    const run = (ops, final) => consistencyFailures({
+      initial,
+      operations: ops.map(({ kind, key, doc: value }) => (kind === READ ? { kind, key } : { kind, key, doc: value })),
+      answers: ops.map((op) => op.answer),
+      starts: ops.map((op) => op.start),
+      ends: ops.map((op) => op.end),
+      final,
+    });
+    // Its read saw the loaded document, its write left v2; a later one read v2 and wrote v3.
+    assert.deepEqual(run([rmw(v2, loaded, 0, 10), rmw(v3, v2, 20, 30)], [v3]), []);
+    // A read part that missed the write completed before it began is stale, named by its kind.
+    const stale = run([rmw(v2, loaded, 0, 10), rmw(v3, loaded, 20, 30)], [v3]);
+    assert.equal(stale.length, 1);
+    assert.equal(stale[0].input, 'operation 1 (read-modify-write C1)');
+    assert.match(stale[0].problem, /stale value of the loaded state: operation 0 \(read-modify-write\) began after it completed/);
+    // A write part that was lost leaves the wrong final state.
+    assert.match(run([rmw(v2, loaded, 0, 10)], [loaded])[0].problem, /holds .*"version":1.* at the end; one of its last writes left .*"version":2.* \(operation 0 \(read-modify-write\)\)/);
+    // A later get sees its write.
+    assert.match(run([rmw(v2, loaded, 0, 10), { kind: READ, key: 'C1', answer: loaded, start: 20, end: 30 }], [v2])[0].problem,
+      /stale value of the loaded state: operation 0 \(read-modify-write\)/);
+  });
+
   test('a version written twice matches either write', () => {
     const v2 = doc('C1', 2);
     // The first write of v2 completed before the read; the second began after the read ended.
@@ -608,7 +649,7 @@ describe('mixed plan', () => {
   test('is a registered suite', () => {
     assert.ok(suiteIds().includes('mixed'));
     assert.equal(getSuite('mixed'), mixed);
-    assert.deepEqual(WORKLOADS.map((w) => w.name), ['read-only', 'write-only', '50-50', '95-5', 'igiugid']);
+    assert.deepEqual(WORKLOADS.map((w) => w.name), ['read-only', 'write-only', '50-50', '95-5', 'igiugid', 'read-modify-write']);
     assert.ok(WORKLOADS.every((w) => w.timed));
   });
 
@@ -686,7 +727,7 @@ describe('mixed plan', () => {
     assert.deepEqual(rounds.map((r) => [r.run, r.label, r.concurrency, r.steps[0].key]), [[1, 'run 1/1', 3, 'read-only n=100000 c=3']]);
     assert.deepEqual(rounds[0].steps[0].params, { ops: 100_000, records: 10_000, distribution: 'zipfian', concurrency: 3, durable: false });
     assert.equal(rounds[0].steps[0].workload, WORKLOADS[0]);
-    const small = mixed.rounds({ config: { concurrency: [2], records: 5, runs: 3 }, workloads: WORKLOADS.slice(4) });
+    const small = mixed.rounds({ config: { concurrency: [2], records: 5, runs: 3 }, workloads: WORKLOADS.slice(4, 5) });
     assert.deepEqual(small.map((r) => r.label), ['run 1/3', 'run 2/3', 'run 3/3']);
     // The documents loaded: those of seed 1 and the uniform shape, two inserts at a time at concurrency 2.
     const inserted = [];
@@ -742,7 +783,7 @@ describe('mixed through the runner', () => {
       assert.equal(result.suite, 'mixed');
       assert.equal(result.dataset.id, 'mixed-varied-r300-s5');
       assert.equal(result.complete, true);
-      assert.equal(Object.keys(result.workloads).length, 10);
+      assert.equal(Object.keys(result.workloads).length, 2 * WORKLOADS.length);
       for (const [key, entry] of Object.entries(result.workloads)) {
         assert.equal(entry.status, 'passed', `${distribution} ${key}: ${JSON.stringify(entry.failures)}`);
         assert.equal(entry.ops, 3000);
@@ -772,6 +813,32 @@ describe('mixed through the runner', () => {
       assert.equal(opsPerSec, openLoop.achievedRate);
       assert.ok(openLoop.achievedRate > entry.params.rate * 0.8, `${key}: ${openLoop.achievedRate}`);
     }
+  });
+
+  test('read-modify-write through the runner: passes on the memory store; a store whose updates after a get are lost fails', async () => {
+    const config = { ...base, distribution: 'zipfian', concurrency: [4] };
+    const passed = await run(config, memory, [byName['read-modify-write']]);
+    const entry = passed.workloads['read-modify-write n=3000 c=4'];
+    assert.equal(entry.status, 'passed', JSON.stringify(entry.failures));
+    assert.deepEqual(Object.keys(entry.runs[0].byKind).sort(), [READ, READ_MODIFY_WRITE]);
+    const forgetful = {
+      ...memory,
+      create(opts) {
+        const adapter = memory.create(opts);
+        const update = adapter.updateDocument.bind(adapter);
+        let lost = 0;
+        adapter.updateDocument = async (...args) => {
+          lost += 1;
+          if (lost % 50 === 0) return undefined;
+          return update(...args);
+        };
+        return adapter;
+      },
+    };
+    const failed = (await run(config, forgetful, [byName['read-modify-write']])).workloads['read-modify-write n=3000 c=4'];
+    assert.equal(failed.status, 'failed');
+    assert.ok(failed.failures.some((failure) => /read-modify-write C\d+/.test(failure.input) || /at the end/.test(failure.problem)),
+      JSON.stringify(failed.failures.slice(0, 3)));
   });
 
   test('a store that answers some reads from a stale cache fails, with the operation named', async () => {

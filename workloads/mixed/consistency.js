@@ -18,6 +18,10 @@ export const READ = 'get';
 export const INSERT = 'insert';
 export const UPDATE = 'update';
 export const DELETE = 'delete';
+// A read, then a write of the same key (YCSB's read-modify-write): one operation, its answer the read's. Both parts
+// count over the operation's whole span (the write began after the read ended; recorded wider, a right answer
+// still passes).
+export const READ_MODIFY_WRITE = 'read-modify-write';
 
 const ABSENT = null;
 
@@ -95,10 +99,10 @@ function finalProblem(history, stored) {
   return `holds ${describeValue(got)} at the end; one of its last writes left ${expected}`;
 }
 
-// `initial`: Map key -> document as loaded. `operations[i]`: { kind, key, doc } (doc for inserts and updates, each
-// with a `version` no other write of the key has); `answers[i]` what it returned; `starts[i]`, `ends[i]` when it
-// began and ended (one clock). `final`: the documents of the collection read back after the last operation.
-// Returns the failures as { input, problem }.
+// `initial`: Map key -> document as loaded. `operations[i]`: { kind, key, doc } (doc for inserts, updates and
+// read-modify-writes, each with a `version` no other write of the key has); `answers[i]` what it returned (a
+// read-modify-write: what its read returned); `starts[i]`, `ends[i]` when it began and ended (one clock). `final`:
+// the documents of the collection read back after the last operation. Returns the failures as { input, problem }.
 export function consistencyFailures({ initial, operations, answers, starts, ends, final }) {
   const histories = new Map();
   const historyOf = (key) => {
@@ -112,6 +116,7 @@ export function consistencyFailures({ initial, operations, answers, starts, ends
   operations.forEach((op, index) => {
     const history = historyOf(op.key);
     if (op.kind === READ) return;
+    // A read-modify-write's write carries its doc, as an update's.
     const value = op.kind === DELETE ? ABSENT : op.doc;
     const write = { index, kind: op.kind, value, start: starts[index], end: ends[index] };
     history.writes.push(write);
@@ -126,9 +131,9 @@ export function consistencyFailures({ initial, operations, answers, starts, ends
 
   const failures = [];
   operations.forEach((op, index) => {
-    if (op.kind !== READ) return;
+    if (op.kind !== READ && op.kind !== READ_MODIFY_WRITE) return;
     const problem = readProblem(histories.get(op.key), answers[index], starts[index], ends[index]);
-    if (problem) failures.push({ input: `operation ${index} (get ${op.key})`, problem });
+    if (problem) failures.push({ input: `operation ${index} (${op.kind === READ ? 'get' : op.kind} ${op.key})`, problem });
   });
 
   if (!Array.isArray(final)) {

@@ -5,7 +5,7 @@
 import { createRandom } from '../../datasets/random.js';
 import { crudKey } from '../crud/documents.js';
 import { createKeyChooser } from './keys.js';
-import { DELETE, INSERT, READ, UPDATE, consistencyFailures } from './consistency.js';
+import { DELETE, INSERT, READ, READ_MODIFY_WRITE, UPDATE, consistencyFailures } from './consistency.js';
 
 export const COLLECTION = 'mixed';
 // The cross-action pattern, repeated: insert, get, insert, update, get, insert, delete.
@@ -35,15 +35,17 @@ function written(ctx, number, writes, index) {
   return { ...base, version: index + FIRST_VERSION };
 }
 
+// A read with the mix's probability, else its write: an update, or a read-modify-write.
 function proportionKind(mix) {
-  return (random) => (random.next() < mix.read ? READ : UPDATE);
+  const write = mix.readModifyWrite ? READ_MODIFY_WRITE : UPDATE;
+  return (random) => (random.next() < mix.read ? READ : write);
 }
 
-// The operations of one workload. Reads and updates choose their key by the distribution among the keys that
-// exist so far (an update draws again on a deleted key); an insert takes the next new key; a delete takes the
-// oldest key that no update wrote and that is not the latest insert, so that no update ever meets a key a delete
-// removed. A write of a key this stream inserted carries `after`: its insert, which it waits for (workloads'
-// call), since the key does not exist before the insert completes.
+// The operations of one workload. Reads, updates and read-modify-writes choose their key by the distribution among
+// the keys that exist so far (a write draws again on a deleted key); an insert takes the next new key; a delete
+// takes the oldest key that no update wrote and that is not the latest insert, so that no update ever meets a key a
+// delete removed. A write of a key this stream inserted carries `after`: its insert, which it waits for
+// (workloads' call), since the key does not exist before the insert completes.
 export function operationStream(ctx, { mix, ops, records, distribution, stream }) {
   const capacity = records + (mix.pattern ? crossInserts(ops) : 0);
   if (capacity > ctx.docs.length) throw new Error(`internal: ${capacity} documents needed, ${ctx.docs.length} prepared`);
@@ -66,7 +68,7 @@ export function operationStream(ctx, { mix, ops, records, distribution, stream }
       number = count;
       count += 1;
       insertedBy[number] = i;
-    } else if (kind === UPDATE) {
+    } else if (kind === UPDATE || kind === READ_MODIFY_WRITE) {
       let draws = 0;
       do {
         number = chooseKey(count);
@@ -83,11 +85,11 @@ export function operationStream(ctx, { mix, ops, records, distribution, stream }
       deleted[number] = 1;
     }
     const op = kind === INSERT ? { kind, key: crudKey(number + 1), index: i } : { kind, key: crudKey(number + 1) };
-    if (kind === INSERT || kind === UPDATE) {
+    if (kind !== READ && kind !== DELETE) {
       op.doc = written(ctx, number, writes[number], i);
       writes[number] += 1;
     }
-    if ((kind === UPDATE || kind === DELETE) && insertedBy[number] >= 0) {
+    if (kind !== READ && kind !== INSERT && insertedBy[number] >= 0) {
       op.after = insertedBy[number];
       operations[op.after].awaited = true;
     }
@@ -132,6 +134,11 @@ async function perform(adapter, op, { durable }) {
     case READ: return adapter.getDocument(COLLECTION, op.key);
     case UPDATE: return adapter.updateDocument(COLLECTION, op.key, op.doc, { durable });
     case DELETE: return adapter.deleteDocument(COLLECTION, op.key, { durable });
+    case READ_MODIFY_WRITE: {
+      const read = await adapter.getDocument(COLLECTION, op.key);
+      await adapter.updateDocument(COLLECTION, op.key, op.doc, { durable });
+      return read;
+    }
     default: return insert(adapter, op, durable);
   }
 }
@@ -186,5 +193,12 @@ export const WORKLOADS = [
     description: `the cross-action pattern ${[...CROSS_PATTERN].join(' ')}: insert, get, insert, update, get, insert, delete`,
     mix: { pattern: CROSS_PATTERN },
     stream: 4,
+  }),
+  mixedWorkload({
+    name: 'read-modify-write',
+    operation: 'updateDocument',
+    description: 'gets and read-modify-writes (a get, then an update of its key), half each: YCSB\'s workload F',
+    mix: { read: 0.5, readModifyWrite: true },
+    stream: 5,
   }),
 ];
