@@ -773,6 +773,20 @@ describe('mixed plan', () => {
 describe('mixed through the runner', () => {
   const options = { namespace: 'dbshootout_mixedtest', concurrency: 4, connectTimeoutMs: 1000, dataDir: null };
   const base = { records: 300, ops: 3000, runs: 1, durable: false, shape: 'varied', seed: 5, stallTimeoutMs: 10_000 };
+  // The memory store, acknowledging every `every`-th update without applying it.
+  const droppingUpdates = (every) => ({
+    ...memory,
+    create(opts) {
+      const adapter = memory.create(opts);
+      const update = adapter.updateDocument.bind(adapter);
+      let n = 0;
+      adapter.updateDocument = async (...args) => {
+        n += 1;
+        if (n % every !== 0) await update(...args);
+      };
+      return adapter;
+    },
+  });
   const run = async (config, description = memory, workloads = WORKLOADS) => runBenchmark({
     suite: mixed, description, adapterOptions: options, dataset: await mixed.prepare(config), workloads, config, command: 'test',
   });
@@ -821,21 +835,7 @@ describe('mixed through the runner', () => {
     const entry = passed.workloads['read-modify-write n=3000 c=4'];
     assert.equal(entry.status, 'passed', JSON.stringify(entry.failures));
     assert.deepEqual(Object.keys(entry.runs[0].byKind).sort(), [READ, READ_MODIFY_WRITE]);
-    const forgetful = {
-      ...memory,
-      create(opts) {
-        const adapter = memory.create(opts);
-        const update = adapter.updateDocument.bind(adapter);
-        let lost = 0;
-        adapter.updateDocument = async (...args) => {
-          lost += 1;
-          if (lost % 50 === 0) return undefined;
-          return update(...args);
-        };
-        return adapter;
-      },
-    };
-    const failed = (await run(config, forgetful, [byName['read-modify-write']])).workloads['read-modify-write n=3000 c=4'];
+    const failed = (await run(config, droppingUpdates(50), [byName['read-modify-write']])).workloads['read-modify-write n=3000 c=4'];
     assert.equal(failed.status, 'failed');
     assert.ok(failed.failures.some((failure) => /read-modify-write C\d+/.test(failure.input) || /at the end/.test(failure.problem)),
       JSON.stringify(failed.failures.slice(0, 3)));
@@ -866,21 +866,8 @@ describe('mixed through the runner', () => {
   });
 
   test('a store that drops some updates fails on the final state', async () => {
-    const lossy = {
-      ...memory,
-      create(opts) {
-        const adapter = memory.create(opts);
-        const update = adapter.updateDocument.bind(adapter);
-        let n = 0;
-        // Acknowledged, never applied, and never read back (the write-only stream has no reads).
-        adapter.updateDocument = async (...args) => {
-          n += 1;
-          if (n % 500 !== 0) await update(...args);
-        };
-        return adapter;
-      },
-    };
-    const result = await run({ ...base, distribution: 'uniform', concurrency: [2] }, lossy, [byName['write-only']]);
+    // Acknowledged, never applied, and never read back (the write-only stream has no reads).
+    const result = await run({ ...base, distribution: 'uniform', concurrency: [2] }, droppingUpdates(500), [byName['write-only']]);
     const entry = result.workloads['write-only n=3000 c=2'];
     assert.equal(entry.status, 'failed');
     assert.match(entry.failures[0].problem, /at the end; one of its last writes left/);
