@@ -27,6 +27,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import pg from 'pg';
+import { median } from 'simple-statistics';
 import { defaultCacheDir } from '../core/paths.js';
 import { copyDependencies } from '../server/maven.js';
 import { chooseJava } from '../server/java.js';
@@ -183,11 +184,6 @@ async function shootout({ records, ops, mix, distribution, connections }, out) {
   const reads = timed.byKind?.[READ]?.latencyMs ?? timed.latencyMs;
   return { opsPerSec: timed.opsPerSec, p50Us: reads.p50 * 1000, cpuPerOpUs: timed.resources.client.cpuPerOpUs };
 }
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length % 2 ? sorted[(sorted.length - 1) / 2] : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
-};
 
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'bench-ycsb-'));
 try {
