@@ -174,6 +174,7 @@ await cli
       backend: { type: 'string', describe: 'ferretdb, start: where FerretDB keeps its data: postgresql (a database `ferretdb` on the local PostgreSQL `bench server` runs in the same --cache-dir, started first when it is not running) or sqlite (files under <cache-dir>/servers/ferretdb/<version>/sqlite/); recorded in the server\'s state', defaultDescription: 'the one it last ran on, else postgresql' },
       'java-home': { type: 'string', describe: 'neo4j, orientdb: the JDK to start the server with', defaultDescription: '$BENCH_JAVA_HOME, else the lowest Java under /usr/lib/jvm or on PATH that the release needs (Neo4j 5: 17, 2025.x: 21; OrientDB 3: 8)' },
       cache: { type: 'string', describe: 'start: the cache the server keeps its data in, such as 512MB (postgresql: shared_buffers, mariadb: the InnoDB buffer pool); `bench run --cache` restarts a server of another cache with its own', defaultDescription: 'postgresql 1GB, mariadb 1GB' },
+      nodes: { type: 'number', describe: 'mariadb, install and start: a Galera cluster of this many nodes (1 to 9) on 127.0.0.1 instead of one server, synchronous multi-primary, every node taking reads and writes, always started from fresh data; node k listens on --port + 10 × (k − 1). install adds the packages galera-4 and mariadb-server (its state-transfer scripts). `bench run` spreads its connections over the nodes; status lists every node\'s Galera state' },
       activity: { type: 'boolean', describe: 'status: also what the server is doing now (MariaDB: the process list, InnoDB\'s transactions and semaphores; PostgreSQL: pg_stat_activity and the locks waited on; Neo4j: its transactions; PouchDB: its active tasks), each query bounded to 10 s' },
       'cache-dir': datasetOptions['cache-dir'],
       ...quietOption,
@@ -185,7 +186,8 @@ await cli
     .example('$0 server install neo4j --version 5.24.2', 'a second Neo4j release beside the default one')
     .example('$0 server start neo4j --version 5.24.2 --cache-dir /tmp/v --port 57700', 'that release, apart from a Neo4j running in the default cache')
     .example('$0 server status neo4j', 'the release running, with its Java, and the releases installed')
-    .example('$0 server status mariadb --activity', 'what each of its sessions is running and waiting on'), command(load('server', 'serverCommand')))
+    .example('$0 server status mariadb --activity', 'what each of its sessions is running and waiting on')
+    .example('$0 server start mariadb --nodes 3', 'a 3-node Galera cluster; then `bench run --db mysql --suite mixed` uses all three'), command(load('server', 'serverCommand')))
   .command('crash', 'kill a local database under write load, start it again and count the acknowledged writes it lost, per write mode, against what its adapter claims (a process crash, not a power loss)', (y) => y
     .options({
       ...dbOption,

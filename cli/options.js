@@ -152,16 +152,40 @@ export function selectWorkloads(suite, spec = 'all') {
   return suite.workloads.filter((workload) => suite.alwaysRun.includes(workload.name) || names.includes(workload.name));
 }
 
+// --host a:p,b:p,c:p (or a single host:port): the endpoints of a cluster, each with its own port or --port's;
+// null for a plain host name. An IPv6 address with a port is written in brackets, [::1]:5432.
+export function parseEndpoints(host, port) {
+  if (host === undefined || (!String(host).includes(',') && !/^(\[[^\]]+\]|[^:]+):\d+$/.test(host))) return null;
+  return String(host).split(',').map((item) => item.trim()).map((item) => {
+    const match = /^(\[[^\]]+\]|[^:]*)(?::(\d+))?$/.exec(item);
+    const name = match?.[1].replace(/^\[|\]$/g, '');
+    const own = match?.[2] === undefined ? port : Number(match[2]);
+    if (!name || !Number.isInteger(own) || own < 1 || own > 65535) {
+      throw usageError(`--host ${host}: "${item}" is not host:port${port === undefined ? ' (give each endpoint its port, or --port for all)' : ''}`);
+    }
+    return { host: name, port: own };
+  });
+}
+
 // Connection defaults come from a local server started by `bench server start` when one runs and no
-// --host or --port names another, else from the adapter.
+// --host or --port names another, else from the adapter. `endpoints`: every server the connections go to, the
+// nodes of a local cluster or --host's list; one for a single server. An adapter takes several only when its
+// description says how it spreads its connections (connection.spread).
 export function adapterOptions(description, argv) {
   const local = description.server && argv.host === undefined && argv.port === undefined
     ? runningServer(argv['cache-dir'], description.server) : null;
   const defaults = { ...description.connection?.defaults, ...(local && { host: local.host, port: local.port, user: local.user }) };
   const passwordEnv = description.connection?.passwordEnv;
+  const listed = parseEndpoints(argv.host, argv.port ?? defaults.port ?? undefined);
+  const endpoints = listed ?? local?.cluster?.nodes.map(({ host, port }) => ({ host, port }))
+    ?? [{ host: argv.host ?? defaults.host ?? null, port: argv.port ?? defaults.port ?? null }];
+  if (endpoints.length > 1 && !description.connection?.spread) {
+    throw usageError(`--host names ${endpoints.length} endpoints, but ${description.name} connects to one server`);
+  }
   return {
-    host: argv.host ?? defaults.host ?? null,
-    port: argv.port ?? defaults.port ?? null,
+    host: endpoints[0].host,
+    port: endpoints[0].port,
+    endpoints,
     user: argv.user ?? defaults.user ?? null,
     database: argv.database ?? defaults.database ?? null,
     password: passwordEnv ? process.env[passwordEnv] : undefined,
@@ -210,8 +234,8 @@ export function serverProcess(description, argv) {
 
 // What the result records of the connection: never the password.
 export function connectionRecord(options) {
-  const { host, port, user, database, namespace } = options;
-  return { host, port, user, database, namespace };
+  const { host, port, user, database, namespace, endpoints } = options;
+  return { host, port, user, database, namespace, ...(endpoints?.length > 1 && { endpoints }) };
 }
 
 // --dataset: the social suite's datasets, or for the graph suite also an edge list (cit-patents, file:<path>).

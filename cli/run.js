@@ -17,6 +17,7 @@ import { applyPreset, presetLine } from '../workloads/presets.js';
 import { durabilityOf } from '../core/terms.js';
 import { dropPageCache, restartOwnServer } from '../runner/memory.js';
 import { restartServer } from '../runner/restart.js';
+import { runningServer } from '../server/state.js';
 import {
   adapterOptions, checkDataset, connectionRecord, givenFlags, numberList, selectWorkloads, serverProcess,
 } from './options.js';
@@ -226,6 +227,9 @@ function coldStarter(description, argv, server) {
   const owned = server?.source === 'bench server';
   if (description.kind === 'server' && !owned && !argv['restart-cmd']) {
     throw usageError(`--cold restarts the server before every run: it needs a server \`bench server\` runs (start one with \`npx bench server start ${description.server ?? '<family>'}\` and give no --host or --port), or --restart-cmd`);
+  }
+  if (owned && runningServer(server.cacheDir, server.family)?.cluster) {
+    throw usageError('--cold restarts the server before every run, but a cluster `bench server` runs starts from fresh data each time (its nodes would lose what the run loaded): run a cluster without --cold');
   }
   return async (progress) => {
     const notes = [];

@@ -3,6 +3,7 @@ import { formatSize, parseSize } from '../core/terms.js';
 import { usageError } from '../core/errors.js';
 import { defaultCacheDir } from '../core/paths.js';
 import { serverActivity } from '../server/activity.js';
+import { checkNodes, clusterStatus } from '../server/galera.js';
 import { installServer, serverFamily, serverReleases, serverStatus, startServer, stopServer } from '../server/index.js';
 import { SUITES, isSupported } from '../workloads/index.js';
 import { formatError } from './errors.js';
@@ -10,11 +11,27 @@ import { ExitCodes } from './exit-codes.js';
 import { createProgress } from './progress.js';
 
 function describe(state) {
+  if (state.cluster) {
+    const { cluster } = state;
+    const cache = state.cacheBytes ? `, cache ${formatSize(state.cacheBytes)} per node` : '';
+    return `${state.version}, a Galera ${cluster.provider ?? ''} cluster "${cluster.name}" of ${cluster.nodes.length} node${cluster.nodes.length === 1 ? '' : 's'} (${cluster.roles}${cache}), endpoints ${cluster.nodes.map((node) => `${node.host}:${node.port}`).join(',')}`;
+  }
   const java = state.java ? `, Java ${state.java.major ?? '?'} from ${state.java.home}` : '';
   const cache = state.cacheBytes ? `, cache ${formatSize(state.cacheBytes)}` : '';
   const backing = state.backendServer ? ` (the local PostgreSQL on port ${state.backendServer.port}, database ${state.backendServer.database})` : '';
   const backend = state.backend ? `, backend ${state.backend}${backing}` : '';
   return `${state.version} on ${state.host}:${state.port} (pid ${state.pid}${java}${cache}${backend}, data ${state.dataDir}, log ${state.logFile})`;
+}
+
+// One line per node of a cluster, as the node itself reports its state.
+export function nodeLines(nodes) {
+  return nodes.map((node) => {
+    const where = `  ${node.name} ${node.host}:${node.port} (pid ${node.pid}, ${node.role}, data ${node.dataDir}, log ${node.logFile})`;
+    if (!node.running) return `${where}: not running`;
+    if (node.error) return `${where}: running, no answer (${node.error})`;
+    const { wsrep } = node;
+    return `${where}: ${wsrep.local_state_comment}, ${wsrep.cluster_status}, cluster size ${wsrep.cluster_size}, ready ${wsrep.ready}`;
+  });
 }
 
 // The releases of a Neo4j or OrientDB installed in the cache, for `status`; null for the other families.
@@ -44,6 +61,10 @@ export async function serverCommand(argv, { stdout = process.stdout } = {}) {
   if (argv['java-home'] !== undefined && argv.action !== 'start') throw usageError('--java-home applies to start');
   if (argv.backend !== undefined && argv.action !== 'start') throw usageError('--backend applies to start');
   if (argv.activity && argv.action !== 'status') throw usageError('--activity applies to status');
+  if (argv.nodes !== undefined) {
+    if (!['install', 'start'].includes(argv.action)) throw usageError('--nodes applies to install and start (stop and status find the cluster that runs)');
+    checkNodes(argv.nodes);
+  }
   const families = String(argv.family).split(',').map((name) => name.trim());
   const servers = families.map((name) => serverFamily(name));
   if (servers.length === 1) return familyCommand(servers[0], argv, { stdout });
@@ -78,15 +99,16 @@ async function familyCommand(server, argv, { stdout }) {
   };
   switch (argv.action) {
     case 'install':
-      await installServer(server, { cacheDir, log, version: argv.version });
+      await installServer(server, { cacheDir, log, version: argv.version, nodes: argv.nodes });
       return ExitCodes.OK;
     case 'start': {
       const cacheBytes = argv.cache === undefined ? null : parseSize(argv.cache);
       const state = await timed(`starting ${server.name}`, () => startServer(server, {
         cacheDir, port: argv.port, version: argv.version, javaHome: argv['java-home'],
-        cacheBytes, backend: argv.backend,
+        cacheBytes, backend: argv.backend, nodes: argv.nodes, log: (line) => { if (!argv.quiet) log(line); },
       }));
       write(`${server.name} ${state.alreadyRunning ? 'is already running' : 'started'}: ${describe(state)}`);
+      if (state.cluster) for (const line of nodeLines(await clusterStatus(state))) write(line);
       // bench run finds the server through the cache directory's state file.
       write(`use it with: ${await runHint(server.adapters[0])}${cacheDir === defaultCacheDir() ? '' : ` --cache-dir ${cacheDir}`}`);
       return ExitCodes.OK;
@@ -103,6 +125,7 @@ async function familyCommand(server, argv, { stdout }) {
     default: {
       const state = serverStatus(server, { cacheDir });
       write(state ? `${server.name} is running: ${describe(state)}` : `${server.name} is not running`);
+      if (state?.cluster) for (const line of nodeLines(await clusterStatus(state))) write(line);
       const installed = installedLine(server, serverReleases(server, { cacheDir }));
       if (installed) write(installed);
       if (state && argv.activity) for (const line of await serverActivity(server.family, state)) write(line);

@@ -1,5 +1,6 @@
 // One run's resource figures: the server's process tree (when a local server is known) and the harness itself.
 import { runningServer } from '../server/state.js';
+import { IO_FIELDS } from './io.js';
 import { combineClients, isClientBound, meterClient } from './client.js';
 import { sampleTree } from './tree-sampler.js';
 
@@ -16,6 +17,8 @@ export function currentServerPid(server) {
 // the operations (bench run --clients), each as meterClient() gives them; none when the harness ran them itself.
 // `ioSettleMs`: how long after the run the server's I/O counters are read again (see sampleTree).
 export async function measureRun(server) {
+  const nodes = clusterNodes(server);
+  if (nodes) return measureCluster(nodes);
   const pid = currentServerPid(server);
   const sampler = pid ? sampleTree(pid) : null;
   await sampler?.ready;
@@ -24,6 +27,51 @@ export async function measureRun(server) {
     async stop(workers = [], { ioSettleMs = 0 } = {}) {
       const own = client.stop();
       const serverFigures = sampler ? await sampler.stop({ ioSettleMs }) : null;
+      if (workers.length > 0) return { server: serverFigures, ...combineClients([own, ...workers]) };
+      const { wallMs, ...clientFigures } = own;
+      return {
+        server: serverFigures, client: clientFigures,
+        clientBound: isClientBound(clientFigures.cpuPct, wallMs, clientFigures.eventLoopUtilization),
+      };
+    },
+  };
+}
+
+// The nodes of a cluster `bench server` runs, each { name, endpoint, pid }, or null for any other server.
+function clusterNodes(server) {
+  if (server?.source !== 'bench server') return null;
+  const state = runningServer(server.cacheDir, server.family);
+  return state?.cluster ? state.cluster.nodes.map(({ name, host, port, pid }) => ({ name, endpoint: `${host}:${port}`, pid })) : null;
+}
+
+// Each node's process tree sampled apart (`server.nodes`), and the cluster's sums as the server's figures: memory
+// and CPU added over the nodes (a peak, the sum of each node's own), I/O added field by field.
+export function clusterFigures(nodes) {
+  const seen = nodes.filter((node) => node.figures);
+  if (seen.length === 0) return null;
+  const sum = (field) => seen.reduce((total, node) => total + (node.figures[field] ?? 0), 0);
+  const ios = seen.map((node) => node.figures.io);
+  const io = ios.every(Boolean)
+    ? Object.fromEntries(IO_FIELDS.map((field) => [field, ios.reduce((total, one) => total + (one[field] ?? 0), 0)])) : null;
+  const round1 = (value) => Math.round(value * 10) / 10;
+  return {
+    rssPeakBytes: sum('rssPeakBytes'), rssMeanBytes: sum('rssMeanBytes'),
+    cpuPeakPct: round1(sum('cpuPeakPct')), cpuMeanPct: round1(sum('cpuMeanPct')),
+    samples: Math.min(...seen.map((node) => node.figures.samples)), ms: Math.max(...seen.map((node) => node.figures.ms)),
+    io,
+    nodes: nodes.map(({ name, endpoint, figures }) => ({ name, endpoint, ...(figures ?? { gone: true }) })),
+  };
+}
+
+async function measureCluster(nodes) {
+  const samplers = nodes.map((node) => sampleTree(node.pid));
+  await Promise.all(samplers.map((sampler) => sampler.ready));
+  const client = meterClient();
+  return {
+    async stop(workers = [], { ioSettleMs = 0 } = {}) {
+      const own = client.stop();
+      const figures = await Promise.all(samplers.map((sampler) => sampler.stop({ ioSettleMs })));
+      const serverFigures = clusterFigures(nodes.map((node, i) => ({ ...node, figures: figures[i] })));
       if (workers.length > 0) return { server: serverFigures, ...combineClients([own, ...workers]) };
       const { wallMs, ...clientFigures } = own;
       return {

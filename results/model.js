@@ -10,7 +10,8 @@ const MAX_EXAMPLES = 5;
 
 // `server`: the local server process whose resources are sampled ({ pid, source }), or null. `shard`: which share of
 // a `bench run --shard` run the document holds (a partial result, which `bench merge` combines with the others).
-export function createResult({ suite = 'social', db, dataset, config, command, server = null, shard = null }) {
+// `topology`: the nodes of a cluster the run spread its connections over (runner/run.js describeTopology), or null.
+export function createResult({ suite = 'social', db, dataset, config, command, server = null, shard = null, topology = null }) {
   return {
     schema: RESULT_SCHEMA,
     suite,
@@ -29,6 +30,7 @@ export function createResult({ suite = 'social', db, dataset, config, command, s
     error: null,
     workloads: {},
     ...(shard ? { shard } : {}),
+    ...(topology ? { topology } : {}),
   };
 }
 
@@ -96,11 +98,14 @@ export function recordRun(result, name, run) {
       ...(run.byKind ? { byKind: run.byKind } : {}),
       // A run bounded by --duration, second by second: { intervalMs, ops, p50, p99 }.
       ...(run.series ? { series: run.series } : {}),
+      // A run on a cluster: what each node counted during it (runner/run.js nodeDifferences).
+      ...(run.nodes ? { nodes: run.nodes } : {}),
     });
   } else {
     entry.runs.push({
       run: run.run, valid: false, errors: run.errors, failed: run.failed, reason: run.reason, resources: run.resources ?? null,
       ...(run.span ? { span: run.span } : {}),
+      ...(run.nodes ? { nodes: run.nodes } : {}),
     });
     for (const example of run.examples) {
       if (entry.failures.length < MAX_EXAMPLES) entry.failures.push({ run: run.run, ...example });

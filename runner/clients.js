@@ -186,7 +186,9 @@ export async function startClients({
     workers.forEach((worker, i) => worker.send({
       type: 'start',
       adapterId: description.id,
-      adapterOptions: { ...adapterOptions, concurrency: shares[i] },
+      // Its connections follow those of the workers before it, so that all of them spread over a cluster's
+      // endpoints as one pool's would (adapters/mysql/spread.js).
+      adapterOptions: { ...adapterOptions, concurrency: shares[i], endpointOffset: shares.slice(0, i).reduce((a, b) => a + b, 0) },
       suiteId,
       workload: step.workload.name,
       params: step.params,

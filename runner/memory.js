@@ -22,7 +22,10 @@ export async function restartOwnServer(server, { cacheBytes, log }) {
   if (!state) throw new Error(`the local ${family.name} is no longer running`);
   log?.(`restarting the local ${family.name}${cacheBytes ? ` with a ${formatSize(cacheBytes)} ${family.cacheSetting}` : ''}`);
   await stopServer(family, { cacheDir: server.cacheDir });
-  const started = await startServer(family, { cacheDir: server.cacheDir, port: state.port, version: state.release, cacheBytes });
+  // A cluster starts again at its size, from fresh data (server/galera.js): before the load, as --cache does.
+  const started = await startServer(family, {
+    cacheDir: server.cacheDir, port: state.port, version: state.release, cacheBytes, nodes: state.cluster?.nodes.length,
+  });
   Object.assign(server, { pid: started.pid, dataDir: started.dataDir ?? server.dataDir, cacheBytes: started.cacheBytes });
   return started;
 }

@@ -3,6 +3,7 @@
 // every selected workload, timed by execute() and validated after the clock has stopped. The result document is
 // handed to `onUpdate` after the load and after every round, so nothing completed is lost when a later step
 // fails or the user interrupts.
+import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { BenchError, ErrorCodes, withTimeout } from '../core/errors.js';
 import { packageVersion } from '../core/environment.js';
@@ -21,6 +22,7 @@ import { checkClients, startClients } from './clients.js';
 import { DEFAULT_STALL_TIMEOUT_MS, execute } from './execute.js';
 import { executeOpenLoop } from './open-loop.js';
 import { restartServer } from './restart.js';
+import { runningServer } from '../server/state.js';
 import { settleTerms } from './terms.js';
 import {
   checkShardedSuite, createCoordinator, measureClockOffset, shareOf, sleepUntil, wallNow,
@@ -73,6 +75,34 @@ export async function describeDb(description, adapter, driver = description.driv
   };
 }
 
+// What a result records of a run on several endpoints (a cluster's nodes), or null for one server: each node's
+// endpoint, role and state as it reports them, how the connections were spread, and for a cluster `bench server`
+// runs on this machine, that its nodes share this machine's cores and memory.
+export async function describeTopology(description, adapter, options, server) {
+  if (!(options.endpoints?.length > 1)) return null;
+  const figures = adapter.nodeFigures ? await adapter.nodeFigures() : [];
+  const state = server?.source === 'bench server' ? runningServer(server.cacheDir, server.family) : null;
+  const owned = state?.cluster ?? null;
+  return {
+    kind: owned?.kind ?? (figures.some((node) => node.galera) ? 'galera' : 'endpoints'),
+    nodes: options.endpoints.map(({ host, port }, i) => {
+      const where = `${host}:${port}`;
+      const own = owned?.nodes.find((node) => `${node.host}:${node.port}` === where);
+      const reported = figures.find((node) => node.endpoint === where);
+      return {
+        name: own?.name ?? reported?.galera?.node ?? `node ${i + 1}`, endpoint: where, role: own?.role ?? null,
+        ...(reported?.galera && { galera: reported.galera }),
+      };
+    }),
+    spread: description.connection?.spread ?? null,
+    ...(owned && {
+      owner: 'bench server', provider: owned.provider, providerOptions: owned.providerOptions, sst: owned.sst, roles: owned.roles,
+      reads: owned.reads ?? null,
+      machine: { shared: true, vcpus: os.availableParallelism?.() ?? os.cpus().length, memoryBytes: os.totalmem() },
+    }),
+  };
+}
+
 // One step of a round: `workload` over its `inputs`, timed, then validated. `params` (null for a suite whose
 // workloads take none) reach the workload's call, setup, check and teardown; a `rate` among them runs the step open
 // loop. A `timed` workload's check also gets each operation's start and end. `usage.resources` receives what the
@@ -105,12 +135,16 @@ async function runWorkload({
   let meter = null;
   let outcome;
   let began = null;
+  let nodesBefore = null;
   // The count last shown: a step that threw has no outcome to count from.
   let shown = 0;
   try {
     startAt = sharded ? await sharded.startAt() : null;
     bar = progress?.bar(step.label ?? `${round.label} ${step.key}`, inputs.length);
     const onProgress = bar ? (done) => { shown = done; bar.update(done); } : undefined;
+    // A cluster's nodes count what each of them did (the statements it ran, the bytes it took and sent, what it
+    // replicated and wrote): read before and after the step, the step's share recorded per node.
+    nodesBefore = config.connection?.endpoints && adapter.nodeFigures ? await untimed.guard(adapter.nodeFigures(), 'reading the nodes\' counters') : null;
     meter = await measureRun(server);
     if (startAt !== null) await sleepUntil(startAt);
     began = wallNow();
@@ -141,6 +175,7 @@ async function runWorkload({
   // A run bounded by --duration took a prefix of its operations: those are the run, checked and counted.
   if (outcome.stoppedAtDuration) ({ inputs, outcome } = takenPrefix(inputs, outcome));
   const record = { run, ops: inputs.length, ms: outcome.wallMs, resources: usage.resources };
+  if (nodesBefore) record.nodes = nodeDifferences(nodesBefore, await untimed.guard(adapter.nodeFigures(), 'reading the nodes\' counters'));
   if (params?.durationS) record.series = perSecond(outcome, params.durationS);
   if (outcome.openLoop) record.openLoop = outcome.openLoop;
   if (sharded) {
@@ -185,6 +220,18 @@ async function runWorkload({
   if (workload.figures) Object.assign(record, await untimed.guard(workload.figures(untimed.adapter, params), `measuring ${step.key}`));
   if (workload.teardown) await untimed.guard(workload.teardown(untimed.adapter, params, expected), `after ${step.key}`);
   return record;
+}
+
+// Per node, what its counters (an adapter's nodeFigures()) grew by between `before` and `after`; its cluster state
+// as it was after.
+export function nodeDifferences(before, after) {
+  return after.map((node) => {
+    const earlier = before.find((one) => one.endpoint === node.endpoint) ?? {};
+    const grown = Object.fromEntries(Object.entries(node)
+      .filter(([name, value]) => typeof value === 'number' && typeof earlier[name] === 'number')
+      .map(([name, value]) => [name, value - earlier[name]]));
+    return { endpoint: node.endpoint, ...grown, ...(node.galera && { galera: node.galera }) };
+  });
 }
 
 // The operations a run bounded by --duration took (a prefix of its inputs, every one answered), and the outcome
@@ -413,6 +460,7 @@ export async function runBenchmark({
     result = createResult({
       suite: suite.id,
       db: await describeDb(description, setupAdapter, adapterOptions.driver),
+      topology: await describeTopology(description, setupAdapter, adapterOptions, server),
       dataset: suite.describeData(dataset),
       config,
       command,

@@ -11,6 +11,7 @@ import neo4j from './neo4j.js';
 import orientdb from './orientdb.js';
 import postgresql from './postgresql.js';
 import pouchdb from './pouchdb.js';
+import { clusterInstalled, stopNodes } from './galera.js';
 import { chooseJava } from './java.js';
 import { confirmOwnListener, isProgram, killTree, requireFreePort, stopProcessTree, treeOf } from './process.js';
 import { recordedState, runningServer, stateFile } from './state.js';
@@ -37,22 +38,25 @@ export function serverFamily(name) {
 
 // `version`: the release to install (Neo4j and OrientDB only), the family's default when undefined. A failed
 // install removes the directory it made, so that no half-installed release is taken for an installed one.
-export async function installServer(server, { cacheDir, log, version }) {
+// `nodes`: also what a cluster of the family needs (MariaDB: Galera).
+export async function installServer(server, { cacheDir, log, version, nodes }) {
+  const cluster = nodes !== undefined;
+  if (cluster && !server.startCluster) throw usageError(`--nodes: ${server.name} has no cluster the harness can start (--nodes: ${withClusters().join(', ')})`);
   const release = releaseOf(server, version);
   const dir = releaseDir(server, cacheDir, release);
-  const present = await server.version(dir, release);
+  const present = (!cluster || await clusterInstalled()) && await server.version(dir, release);
   if (present) {
     log(`${server.name} is installed: ${present}`);
     return present;
   }
   const made = !existsSync(dir);
   try {
-    await server.install(dir, log, release);
+    await server.install(dir, log, release, { cluster });
   } catch (error) {
     if (made) rmSync(dir, { recursive: true, force: true });
     throw error;
   }
-  const installed = await server.version(dir, release);
+  const installed = (!cluster || await clusterInstalled()) && await server.version(dir, release);
   if (!installed) throw new BenchError(ErrorCodes.USAGE, `${server.name} is still not installed; see the output above`);
   log(`${server.name} installed: ${installed}${release === null ? '' : ` in ${dir}`}`);
   return installed;
@@ -68,10 +72,13 @@ export function serverReleases(server, { cacheDir }) {
 // JDK chosen for the release (see java.js). `backend`: what a family that stores its data in another database keeps it
 // in (FerretDB: postgresql or sqlite); without it, the one it last ran on, else its first. A backend that is a
 // server `bench server` runs (PostgreSQL) is started first, when it does not run yet, in the same cache directory.
+// `nodes`: a cluster of that many nodes instead of one server (MariaDB: Galera, galera.js), always from fresh data;
+// `log` hears of each node's start.
 export async function startServer(server, {
   cacheDir, port = server.defaultPort, version, javaHome = process.env.BENCH_JAVA_HOME, confirmTimeoutMs = CONFIRM_TIMEOUT_MS,
-  cacheBytes = null, backend,
+  cacheBytes = null, backend, nodes, log = () => {},
 }) {
+  if (nodes !== undefined && !server.startCluster) throw usageError(`--nodes: ${server.name} has no cluster the harness can start (--nodes: ${withClusters().join(', ')})`);
   const recorded = recordedState(cacheDir, server.family);
   const release = releaseOf(server, version, recorded?.release ?? server.defaultVersion);
   const store = backendOf(server, backend, recorded?.backend);
@@ -81,6 +88,11 @@ export async function startServer(server, {
   if (running) {
     // A state written before releases were recorded is the default one's.
     const runningRelease = running.release ?? server.defaultVersion;
+    const runningNodes = running.cluster?.nodes.length;
+    if (nodes !== undefined && runningNodes !== nodes) {
+      const what = runningNodes ? `a cluster of ${runningNodes} node${runningNodes === 1 ? '' : 's'}` : 'as one server';
+      throw usageError(`${server.name} is running ${what} (pid ${running.pid}, port ${running.port}); stop it first with \`npx bench server stop ${server.family}${where}\` to start ${nodes} node${nodes === 1 ? '' : 's'}`);
+    }
     if ((version === undefined || runningRelease === release) && (backend === undefined || running.backend === store)) {
       return { ...running, alreadyRunning: true };
     }
@@ -105,14 +117,18 @@ export async function startServer(server, {
   }
   const backing = store && server.backendServer?.(store);
   const backendState = backing ? await startServer(SERVERS[backing], { cacheDir }) : null;
-  const started = await server.start({ dir, port, cacheDir, release, java, cacheBytes, ...(store && { backend: store, backendState }) });
+  const started = nodes !== undefined
+    ? await server.startCluster({ dir, port, cacheDir, nodes, cacheBytes, log })
+    : await server.start({ dir, port, cacheDir, release, java, cacheBytes, ...(store && { backend: store, backendState }) });
   try {
     // Every port the server binds: a server that cannot bind its second one shuts down after it bound the first.
-    for (const own of [port, ...(started.otherPorts ?? [])]) {
-      await confirmOwnListener({ pid: started.pid, port: own, timeoutMs: confirmTimeoutMs, logFile: started.logFile, family: server.name });
-    }
+    const listeners = started.cluster
+      ? started.cluster.nodes.map((node) => ({ pid: node.pid, port: node.port, logFile: node.logFile, family: `${server.name} node ${node.name}` }))
+      : [port, ...(started.otherPorts ?? [])].map((own) => ({ pid: started.pid, port: own, logFile: started.logFile, family: server.name }));
+    for (const listener of listeners) await confirmOwnListener({ ...listener, timeoutMs: confirmTimeoutMs });
   } catch (error) {
-    await killTree(await treeOf(started.pid), server.name);
+    if (started.cluster) await stopNodes(started.cluster.nodes, 0);
+    else await killTree(await treeOf(started.pid), server.name);
     throw error;
   }
   const state = {
@@ -138,6 +154,7 @@ function backendOf(server, asked, recorded) {
 }
 
 const withBackends = () => SERVER_FAMILIES.filter((name) => SERVERS[name].backends);
+const withClusters = () => SERVER_FAMILIES.filter((name) => SERVERS[name].startCluster);
 
 // Asks the server to stop and, when it has not after `graceMs`, kills its whole process tree. Resolves with its
 // state and `killed` (false, or the number of processes killed), or null when it was not running.
@@ -146,6 +163,11 @@ export async function stopServer(server, { cacheDir, graceMs = STOP_GRACE_MS }) 
   if (!state) {
     rmSync(stateFile(cacheDir, server.family), { force: true });
     return null;
+  }
+  if (state.cluster) {
+    const killed = await stopNodes(state.cluster.nodes.filter((node) => isProgram(node.pid, state.program)), graceMs);
+    rmSync(stateFile(cacheDir, server.family), { force: true });
+    return { ...state, killed, graceMs };
   }
   if (!isProgram(state.pid, state.program)) {
     throw new BenchError(ErrorCodes.USAGE,

@@ -5,9 +5,11 @@ import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { BenchError, ErrorCodes } from '../core/errors.js';
 import { aptInstall } from './apt.js';
+import { CLUSTER_PACKAGES, clusterDirsOutsideCache, clusterInstalled, startCluster } from './galera.js';
 import { LOCALHOST, isRoot, run, waitUntilAccepting } from './process.js';
 
 const START_TIMEOUT_MS = 60_000;
+const POLICY_RC = '/usr/sbin/policy-rc.d';
 
 // Durability starts at the harness's default term, relaxed (innodb_flush_log_at_trx_commit=2: the redo log written
 // at commit, fsynced about once a second), so that a run naming this server by --host and --port finds it under
@@ -37,7 +39,19 @@ export default {
   adapters: ['mysql'],
   // What --cache sets (start's cacheBytes).
   cacheSetting: 'innodb_buffer_pool_size',
-  install: (dir, log) => aptInstall('MariaDB', ['mariadb-server-core', 'mariadb-client-core'], log),
+  // `cluster`: also what a Galera cluster needs (galera.js).
+  async install(dir, log, release, { cluster = false } = {}) {
+    // mariadb-server's installation starts the system's own MariaDB (on port 3306, with /var/lib/mysql) unless
+    // policy-rc.d forbids services to start, as it does in containers: never a server the harness did not ask for.
+    if (cluster && isRoot() && !existsSync(POLICY_RC) && !(await clusterInstalled())) {
+      throw new BenchError(ErrorCodes.USAGE, `installing ${CLUSTER_PACKAGES.join(' and ')} here would start the system's own MariaDB service (no ${POLICY_RC} forbids it); `
+        + `install them yourself (apt-get install --no-install-recommends ${CLUSTER_PACKAGES.join(' ')}) and stop that service if you do not want it, then start the cluster`);
+    }
+    await aptInstall(cluster ? 'MariaDB Galera' : 'MariaDB', ['mariadb-server-core', 'mariadb-client-core', ...(cluster ? CLUSTER_PACKAGES : [])], log);
+  },
+  // `bench server start mariadb --nodes n`: a Galera cluster instead of one server (galera.js).
+  startCluster,
+  dirsOutsideCache: clusterDirsOutsideCache,
 
   async version() {
     try {

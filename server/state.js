@@ -41,9 +41,10 @@ export function recordedState(cacheDir, family) {
   }
 }
 
-// The recorded state, or null when there is none or its process has gone.
+// The recorded state, or null when there is none or its process has gone (a cluster's: every node).
 export function runningServer(cacheDir, family) {
   const state = recordedState(cacheDir, family);
+  if (state?.cluster) return state.cluster.nodes.some((node) => isAlive(node.pid)) ? state : null;
   return state && Number.isInteger(state.pid) && isAlive(state.pid) ? state : null;
 }
 

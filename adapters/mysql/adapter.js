@@ -1,9 +1,9 @@
 import { BenchError, ErrorCodes } from '../../core/errors.js';
-import { mysqlTerms } from './terms.js';
+import { clusterTerms, mysqlTerms, nodeFigures } from './terms.js';
 import { InFlight, OPERATION_METHODS } from '../in-flight.js';
 import { BULK_LOAD_MODULE, BulkLoad, IMPORT_STREAMS, split } from '../bulk-load.js';
 import { LoadStream, insertBatch } from './bulk.js';
-import { connectError, createPool, endpoint } from './connection.js';
+import { connectError, createPool, endpoint, retryConflicts } from './connection.js';
 import { IMPORT_DRIVER, openMariadbDriver } from './mariadb-driver.js';
 import { deleteDocument, getDocument, insertDocument, updateDocument } from './crud.js';
 import { graphOperations } from './graph.js';
@@ -35,10 +35,11 @@ export class MysqlAdapter {
   #paths;
   // The import phase under way, streamed through LOAD DATA statements (../bulk-load.js).
   #bulk;
-  // What crud.js needs of the connection.
+  // What crud.js needs of the connection: each statement is one autocommit write or read, sent again when the server
+  // rolled it back as a deadlock's victim or a cluster's certification conflict (connection.js, retryConflicts).
   #store = {
     table: (name) => this.#tables.temp(name),
-    execute: (sql, values) => this.#operations.execute(sql, values),
+    execute: (sql, values) => retryConflicts(() => this.#operations.execute(sql, values)),
   };
   // What queries.js needs: a query collection is a temporary table of its own (`tmp_q_values10k`) in the
   // namespace's database, so resetNamespace() and dropNamespace remove it with the database.
@@ -94,6 +95,13 @@ export class MysqlAdapter {
     // discards it and opens a new one on demand; queries in flight get their error through their promise.
     pool.on('connection', (connection) => connection.on('error', () => {}));
     try {
+      // Each endpoint of a cluster is tried on its own, so that a failure names the one that failed.
+      if (pool.eachEndpoint) {
+        await pool.eachEndpoint((one, where) => one.query('SELECT 1').catch((error) => {
+          const [host, port] = where.split(':');
+          throw connectError({ ...this.#options, host, port, endpoints: undefined }, error);
+        }));
+      }
       await pool.query('SELECT 1');
       // Every connection is opened here, so no workload pays for a handshake.
       const connections = await Promise.all(
@@ -103,7 +111,7 @@ export class MysqlAdapter {
     } catch (error) {
       // The connection failure is the error to report; ending a pool that never connected cannot add to it.
       await pool.end().catch(() => {});
-      throw connectError(this.#options, error);
+      throw error instanceof BenchError ? error : connectError(this.#options, error);
     }
     if (this.#options.driver === 'mariadb') {
       try {
@@ -148,9 +156,26 @@ export class MysqlAdapter {
     return this.#mariadb ? { ...row, import_driver: IMPORT_DRIVER } : { ...row };
   }
 
-  // The durability term, set on a server `bench server` runs (owned) and read back from any (terms.js).
+  // The durability term, set on a server `bench server` runs (owned) and read back from any (terms.js); on every
+  // node of a cluster, each of which must hold it.
   async terms(request) {
-    return mysqlTerms(this.#connection, `${this.#options.host}:${this.#options.port}`, request);
+    const pool = this.#connection;
+    if (!pool.eachEndpoint) return mysqlTerms(pool, endpoint(this.#options), request);
+    return clusterTerms(await pool.eachEndpoint((one, where) => mysqlTerms(one, where, request).then((terms) => ({ where, terms }))));
+  }
+
+  // Each endpoint's own figures (spread.js's endpoints, or the one server): the statements it executed, the bytes it
+  // received and sent to clients, what InnoDB wrote, and a Galera node's replication traffic and state. Counters
+  // since the server started; a run records their difference.
+  async nodeFigures() {
+    const pool = this.#connection;
+    const one = (target, where) => nodeFigures(target, where);
+    return pool.eachEndpoint ? pool.eachEndpoint(one) : [await one(pool, endpoint(this.#options))];
+  }
+
+  // How the connections were spread over the endpoints (spread.js), or null for one server.
+  spread() {
+    return this.#pool?.spread?.() ?? null;
   }
 
   // InnoDB's own figures for the namespace's database: pages of data and indexes as its statistics last counted

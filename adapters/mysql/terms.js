@@ -58,3 +58,51 @@ export async function mysqlTerms(connection, where, { durability, owned }) {
   const cache = { bytes: Number(bytes), settings: { innodb_buffer_pool_size: { value: String(bytes), source: 'server (global)' } } };
   return { settings, applied, problems, cache };
 }
+
+// One node's terms each, into the cluster's: its settings are the first node's, with every node's problems and
+// applied statements (naming the node); the cache, the smallest any node has.
+export function clusterTerms(nodes) {
+  const [first] = nodes;
+  const smallest = nodes.reduce((least, node) => (node.terms.cache.bytes < least.terms.cache.bytes ? node : least), first);
+  return {
+    settings: first.terms.settings,
+    applied: nodes.flatMap(({ where, terms }) => terms.applied.map((statement) => `${statement} (on ${where})`)),
+    problems: nodes.flatMap(({ terms }) => terms.problems),
+    cache: smallest.terms.cache,
+    nodes: nodes.map(({ where, terms }) => ({ endpoint: where, settings: terms.settings, cache: terms.cache })),
+  };
+}
+
+const STATUS_FIGURES = {
+  Questions: 'statements',
+  Bytes_received: 'bytesReceived',
+  Bytes_sent: 'bytesSent',
+  Innodb_data_written: 'innodbDataWritten',
+  Innodb_os_log_written: 'innodbLogWritten',
+  wsrep_replicated_bytes: 'replicatedBytes',
+  wsrep_received_bytes: 'receivedBytes',
+  // Local transactions that failed certification against another node's, and those aborted by a replicated one.
+  wsrep_local_cert_failures: 'certificationFailures',
+  wsrep_local_bf_aborts: 'bruteForceAborts',
+};
+const STATUS_STATE = ['wsrep_cluster_size', 'wsrep_local_state_comment', 'wsrep_cluster_status', 'wsrep_node_name', 'wsrep_provider_version'];
+
+// One server's counters (nodeFigures in adapter.js); a server without Galera has no wsrep ones.
+export async function nodeFigures(connection, where) {
+  const names = [...Object.keys(STATUS_FIGURES), ...STATUS_STATE];
+  const [rows] = await connection.query(`SHOW GLOBAL STATUS WHERE Variable_name IN (${names.map(() => '?').join(', ')})`, names);
+  const status = new Map(rows.map(({ Variable_name: name, Value: value }) => [name, value]));
+  const figures = Object.fromEntries(Object.entries(STATUS_FIGURES).filter(([name]) => status.has(name))
+    .map(([name, key]) => [key, Number(status.get(name))]));
+  let galera = null;
+  if (Number(status.get('wsrep_cluster_size') ?? 0) > 0) {
+    // Whether its reads wait for the writes the cluster committed before them (0: no, they may lag).
+    const [[{ syncWait }]] = await connection.query('SELECT @@GLOBAL.wsrep_sync_wait AS syncWait');
+    galera = {
+      clusterSize: Number(status.get('wsrep_cluster_size')), state: status.get('wsrep_local_state_comment'),
+      status: status.get('wsrep_cluster_status'), node: status.get('wsrep_node_name'), provider: status.get('wsrep_provider_version'),
+      syncWait: Number(syncWait),
+    };
+  }
+  return { endpoint: where, ...figures, ...(galera && { galera }) };
+}

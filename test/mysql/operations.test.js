@@ -250,10 +250,13 @@ describe('mysql description', () => {
     assert.equal(mysql.driver, 'mysql2');
     assert.equal(mysql.execution, 'parallel');
     assert.equal(mysql.server, 'mariadb');
-    assert.deepStrictEqual(mysql.connection, {
+    const { spread, ...connection } = mysql.connection;
+    assert.deepStrictEqual(connection, {
       defaults: { host: '127.0.0.1', port: 3306, user: 'root', database: null },
       passwordEnv: 'BENCH_MYSQL_PASSWORD',
     });
+    // It spreads its connections over a cluster's nodes (spread.js), and says how.
+    assert.match(spread, /connection j to endpoint j mod n/);
     assert.deepStrictEqual(mysql.supports.slice(0, 13), [
       'singleRead', 'singleWrite', 'singleWriteSync', 'aggregation',
       'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath',

@@ -1,0 +1,127 @@
+// A real 3-node MariaDB Galera cluster, started, used and stopped through the CLI in a cache of its own: every node
+// in sync, a mixed run (closed loop and open loop) spread over the three nodes with every read validated, the
+// topology and each node's figures in the result, and a bounded stop of every node. Skipped with the reason where
+// galera-4 and mariadb-server are not installed, unless BENCH_REQUIRE lists galera (CI does).
+// test-needs: none
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { clusterInstalled, nodePorts } from '../../server/galera.js';
+import { portIsFree } from '../../server/process.js';
+import { isAlive, recordedState, removeServerFiles } from '../../server/state.js';
+import { serverFamily } from '../../server/index.js';
+import { spawnBench } from '../helpers/cli.js';
+
+const NODES = 3;
+const required = (process.env.BENCH_REQUIRE ?? '').split(',').map((id) => id.trim()).includes('galera');
+const installed = await clusterInstalled();
+const reason = 'a Galera cluster needs galera-4 and mariadb-server: run `npx bench server install mariadb --nodes 3` (as root)';
+if (required && !installed) throw new Error(`BENCH_REQUIRE lists galera, but ${reason}`);
+
+// A base port whose block of every node is free, below the kernel's ephemeral range.
+async function freeBase() {
+  for (let base = 21306; base < 32000; base += 100) {
+    const ports = Array.from({ length: NODES }, (_, i) => Object.values(nodePorts(base, i + 1))).flat();
+    if ((await Promise.all(ports.map((port) => portIsFree(port)))).every(Boolean)) return base;
+  }
+  throw new Error('no free block of ports for the cluster');
+}
+
+describe('a 3-node Galera cluster', { skip: installed ? false : reason, timeout: 900_000 }, () => {
+  const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'bench-galera-'));
+  const out = path.join(cacheDir, 'results');
+  const env = { BENCH_CACHE_DIR: cacheDir };
+  const bench = (args, timeoutMs = 300_000) => spawnBench(args, { env, timeoutMs });
+  let port;
+  let state;
+
+  before(async () => {
+    port = await freeBase();
+    const started = await bench(['server', 'start', 'mariadb', '--nodes', String(NODES), '--port', String(port), '--quiet']);
+    assert.equal(started.code, 0, started.stderr);
+    state = recordedState(cacheDir, 'mariadb');
+  });
+
+  after(async () => {
+    await bench(['server', 'stop', 'mariadb'], 120_000);
+    removeServerFiles(serverFamily('mariadb'), { cacheDir });
+    rmSync(cacheDir, { recursive: true, force: true });
+  });
+
+  test('every node is started, in sync, in one primary component of three', async () => {
+    assert.equal(state.cluster.nodes.length, NODES);
+    assert.deepEqual(state.cluster.nodes.map((node) => node.port), [1, 2, 3].map((k) => nodePorts(port, k).sql));
+    const status = await bench(['server', 'status', 'mariadb'], 60_000);
+    assert.equal(status.code, 0, status.stderr);
+    assert.match(status.stdout, /a Galera .* cluster "dbshootout" of 3 nodes/);
+    const lines = status.stdout.split('\n').filter((line) => /^ {2}n\d /.test(line));
+    assert.equal(lines.length, NODES, status.stdout);
+    for (const line of lines) assert.match(line, /: Synced, Primary, cluster size 3, ready ON$/);
+  });
+
+  test('a mixed run spreads its connections over the three nodes, every read validated, the topology recorded', async () => {
+    const run = await bench(['run', '--db', 'mysql', '--suite', 'mixed', '--workload', '50-50,igiugid', '--records', '500',
+      '--ops', '1500', '--concurrency', '6', '--runs', '1', '--out', out, '--quiet', '--json']);
+    assert.equal(run.code, 0, run.stderr);
+    const result = JSON.parse(run.stdout);
+    assert.equal(result.topology.kind, 'galera');
+    assert.deepEqual(result.topology.nodes.map((node) => node.endpoint), state.cluster.nodes.map((node) => `127.0.0.1:${node.port}`));
+    assert.ok(result.topology.nodes.every((node) => node.galera.clusterSize === NODES && node.galera.syncWait === 1));
+    assert.match(result.topology.reads, /causal \(wsrep_sync_wait=1\)/);
+    assert.equal(result.config.connection.endpoints.length, NODES);
+    // Durability is every node's: each was set to the run's term and read back.
+    assert.equal(result.terms.durability.verified, true);
+    for (const name of ['50-50', 'igiugid']) {
+      const key = Object.keys(result.workloads).find((one) => one.startsWith(name));
+      const [only] = result.workloads[key].runs;
+      assert.equal(only.valid, true, `${key}: ${only.reason}`);
+      // Two connections on each node, and each node ran a share of the statements.
+      assert.equal(only.nodes.length, NODES);
+      for (const node of only.nodes) assert.ok(node.statements >= 100, `${key}: ${node.endpoint} ran ${node.statements} statements`);
+      // What a write replicates reaches the other nodes.
+      assert.ok(only.nodes.every((node) => node.receivedBytes > 0), JSON.stringify(only.nodes));
+      // The server's figures are each node's process tree, and their sums.
+      assert.deepEqual(only.resources.server.nodes.map((node) => node.name), ['n1', 'n2', 'n3']);
+      assert.ok(only.resources.server.rssMeanBytes >= only.resources.server.nodes[0].rssMeanBytes);
+    }
+  });
+
+  test('an open-loop run too', async () => {
+    const run = await bench(['run', '--db', 'mysql', '--suite', 'mixed', '--workload', '95-5', '--records', '500',
+      '--ops', '600', '--rate', '200', '--concurrency', '6', '--runs', '1', '--out', out, '--quiet', '--json']);
+    assert.equal(run.code, 0, run.stderr);
+    const result = JSON.parse(run.stdout);
+    const [entry] = Object.values(result.workloads);
+    assert.equal(entry.runs[0].valid, true, entry.runs[0].reason);
+    assert.ok(entry.runs[0].openLoop, 'an open-loop run');
+    assert.ok(entry.runs[0].nodes.every((node) => node.statements > 50), JSON.stringify(entry.runs[0].nodes));
+  });
+
+  test('--nodes applies to install and start; a cluster of another size is not started beside it', async () => {
+    const stop = await bench(['server', 'stop', 'mariadb', '--nodes', '3'], 30_000);
+    assert.equal(stop.code, 2);
+    assert.match(stop.stderr, /--nodes applies to install and start/);
+    const zero = await bench(['server', 'start', 'mariadb', '--nodes', '0'], 30_000);
+    assert.equal(zero.code, 2);
+    assert.match(zero.stderr, /--nodes must be a whole number from 1 to 9, not 0/);
+    const other = await bench(['server', 'start', 'mariadb', '--nodes', '2', '--port', String(port)], 30_000);
+    assert.equal(other.code, 2);
+    assert.match(other.stderr, /MariaDB is running a cluster of 3 nodes .*stop it first/);
+    const single = await bench(['server', 'start', 'postgresql', '--nodes', '2'], 30_000);
+    assert.equal(single.code, 2);
+    assert.match(single.stderr, /--nodes: PostgreSQL has no cluster the harness can start \(--nodes: mariadb\)/);
+  });
+
+  test('stop ends every node, in bounded time', async () => {
+    const pids = state.cluster.nodes.map((node) => node.pid);
+    assert.ok(pids.every(isAlive));
+    const stop = await bench(['server', 'stop', 'mariadb'], 120_000);
+    assert.equal(stop.code, 0, stop.stderr);
+    assert.match(stop.stdout, /MariaDB stopped/);
+    assert.ok(pids.every((pid) => !isAlive(pid)), 'every node is gone');
+    assert.equal(readdirSync(path.join(cacheDir, 'servers', 'mariadb')).includes('state.json'), false);
+    assert.ok(readFileSync(state.cluster.nodes[0].logFile, 'utf8').includes('WSREP'), 'the node logs are kept');
+  });
+});
