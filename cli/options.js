@@ -51,9 +51,12 @@ export const NUMERIC_FLAGS = {
   records: { integer: true, min: 1, max: 10_000_000 },
   'doc-bytes': { integer: true, min: 1, max: 16 * 2 ** 20 },
   duration: { unit: 'seconds', above: 0, max: 86_400 },
+  nodes: { integer: true, min: 1, max: 9 },
+  'cluster-port': { integer: true, min: 1, max: 65535 },
+  'clients-per-node': { unit: 'ratio', above: 0, max: 64 },
 };
 // Flags of `bench run` that take a comma-separated list (a sweep), each element in the flag's range.
-const LIST_FLAGS = new Set(['concurrency', 'ops']);
+const LIST_FLAGS = new Set(['concurrency', 'ops', 'nodes']);
 
 const number = (value) => value.toLocaleString('en-US');
 
@@ -61,6 +64,7 @@ const number = (value) => value.toLocaleString('en-US');
 function rangeText({ integer, unit, min, above, max }) {
   if (unit === 'seconds') return `a number of seconds above ${above}, at most ${number(max)}`;
   if (unit === 'percent') return `a percentage of at least ${min}`;
+  if (unit === 'ratio') return `a number above ${above}, at most ${number(max)}`;
   if (integer && min === 1) return `a positive integer up to ${number(max)}`;
   return `an integer from ${number(min)} to ${number(max)}`;
 }
@@ -186,6 +190,8 @@ export function adapterOptions(description, argv) {
     host: endpoints[0].host,
     port: endpoints[0].port,
     endpoints,
+    // The connection goes to a cluster `bench server` runs, of any size (one Galera node is a cluster too).
+    ...(!listed && local?.cluster && { cluster: true }),
     user: argv.user ?? defaults.user ?? null,
     database: argv.database ?? defaults.database ?? null,
     password: passwordEnv ? process.env[passwordEnv] : undefined,
@@ -234,8 +240,8 @@ export function serverProcess(description, argv) {
 
 // What the result records of the connection: never the password.
 export function connectionRecord(options) {
-  const { host, port, user, database, namespace, endpoints } = options;
-  return { host, port, user, database, namespace, ...(endpoints?.length > 1 && { endpoints }) };
+  const { host, port, user, database, namespace, endpoints, cluster } = options;
+  return { host, port, user, database, namespace, ...((endpoints?.length > 1 || cluster) && { endpoints }) };
 }
 
 // --dataset: the social suite's datasets, or for the graph suite also an edge list (cit-patents, file:<path>).

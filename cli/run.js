@@ -1,8 +1,10 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { hideBin } from 'yargs/helpers';
-import { loadAdapter } from '../adapters/index.js';
-import { usageError } from '../core/errors.js';
+import { adapterIds, loadAdapter } from '../adapters/index.js';
+import { ErrorCodes, usageError } from '../core/errors.js';
+import { parseSize } from '../core/terms.js';
+import { serverFamily, startServer, stopServer } from '../server/index.js';
 import { SNAP_DATASETS, snapDir } from '../datasets/fetch.js';
 import { failedWorkloads, finishResult } from '../results/model.js';
 import { formatImport } from '../results/import-summary.js';
@@ -292,8 +294,81 @@ async function runEach(ids, argv, stdout) {
   return code;
 }
 
+// Flags a size sweep refuses: it connects to the clusters it starts, and their data lives as long as each one.
+const SWEEP_REFUSED = ['host', 'port', 'server-pid', 'restart-cmd', 'cold', 'clients', 'shard'];
+
+// `bench run --nodes 1,2,3`: for each size, a cluster of that many nodes started from fresh data (server/galera.js),
+// the run against it into a result file of its own, the cluster stopped; then the report of them, which treats the
+// sizes as a series (results/report/clusters.js). A size whose run fails does not stop the others.
+async function runSweep(argv, stdout) {
+  const description = await loadAdapter(argv.db);
+  const family = description.server ? serverFamily(description.server) : null;
+  if (!family?.startCluster) {
+    throw usageError(`--nodes: the harness starts no cluster of ${description.name} (--nodes: ${(await clusterAdapters()).join(', ')})`);
+  }
+  const given = givenFlags(hideBin(process.argv));
+  const refused = SWEEP_REFUSED.filter((flag) => given.has(flag));
+  if (refused.length > 0) {
+    const why = refused[0] === 'clients' ? ': with --nodes, --clients-per-node scales the client processes with the cluster' : '';
+    throw usageError(`--${refused[0]} does not go with --nodes, which runs against the clusters it starts${why}`);
+  }
+  for (const flag of ['cluster-port', 'clients-per-node']) {
+    if (argv[flag] !== undefined && argv.nodes === undefined) throw usageError(`--${flag} applies with --nodes`);
+  }
+  const sizes = numberList('nodes', argv.nodes);
+  const cacheDir = argv['cache-dir'];
+  const running = runningServer(cacheDir, family.family);
+  if (running) {
+    throw usageError(`a ${family.name} \`bench server\` started runs in ${cacheDir} (pid ${running.pid}, port ${running.port}); --nodes starts and stops clusters of its own: stop it first with \`npx bench server stop ${family.family}\``);
+  }
+  checkOutputDirectory(argv.out);
+  const port = argv['cluster-port'] ?? family.defaultPort;
+  const cacheBytes = argv.cache === undefined ? null : parseSize(argv.cache);
+  const done = [];
+  let code = ExitCodes.OK;
+  for (const [index, nodes] of sizes.entries()) {
+    const log = (line) => { if (!argv.quiet) process.stderr.write(`${line}\n`); };
+    log(`\n== ${description.id} on ${nodes} node${nodes === 1 ? '' : 's'} (${index + 1} of ${sizes.length})`);
+    const clients = argv['clients-per-node'] === undefined ? argv.clients : String(Math.max(1, Math.round(argv['clients-per-node'] * nodes)));
+    try {
+      await startServer(family, { cacheDir, port, nodes, cacheBytes, log });
+      code = Math.max(code, await execute({ ...argv, clients }, {
+        stdout: argv.json ? null : stdout, importOnly: false, onDone: (document) => done.push(document),
+      }));
+    } catch (error) {
+      process.stderr.write(`${formatError(error, argv)}\n`);
+      code = Math.max(code, error.code === ErrorCodes.USAGE ? ExitCodes.USAGE : ExitCodes.FAILED);
+    } finally {
+      await stopServer(family, { cacheDir }).catch((error) => process.stderr.write(`${formatError(error, argv)}\n`));
+    }
+    if (code === ExitCodes.INTERRUPTED) break;
+  }
+  if (argv.json) {
+    stdout.write(`${JSON.stringify(done.map(({ result }) => result), null, 2)}\n`);
+  } else if (done.length > 0) {
+    stdout.write(`\n${REPORT_FORMATS.table(buildReport(done, {}))}\n`);
+  }
+  return code;
+}
+
+async function clusterAdapters() {
+  const ids = [];
+  for (const id of adapterIds()) {
+    const each = await loadAdapter(id);
+    if (each.server && serverFamily(each.server).startCluster) ids.push(id);
+  }
+  return ids;
+}
+
 export function runCommand(argv, { stdout = process.stdout } = {}) {
   const ids = String(argv.db).split(',').map((id) => id.trim());
+  if (argv.nodes !== undefined) {
+    if (ids.length > 1) throw usageError(`--nodes sweeps the cluster sizes of one database, but --db names ${ids.length}`);
+    return runSweep(argv, stdout);
+  }
+  for (const flag of ['cluster-port', 'clients-per-node']) {
+    if (argv[flag] !== undefined) throw usageError(`--${flag} applies with --nodes`);
+  }
   if (ids.length > 1) return runEach(ids, argv, stdout);
   return execute(argv, { stdout, importOnly: false });
 }

@@ -79,10 +79,10 @@ export async function describeDb(description, adapter, driver = description.driv
 // endpoint, role and state as it reports them, how the connections were spread, and for a cluster `bench server`
 // runs on this machine, that its nodes share this machine's cores and memory.
 export async function describeTopology(description, adapter, options, server) {
-  if (!(options.endpoints?.length > 1)) return null;
-  const figures = adapter.nodeFigures ? await adapter.nodeFigures() : [];
   const state = server?.source === 'bench server' ? runningServer(server.cacheDir, server.family) : null;
-  const owned = state?.cluster ?? null;
+  const owned = options.cluster ? state?.cluster ?? null : null;
+  if (!(options.endpoints?.length > 1) && !owned) return null;
+  const figures = adapter.nodeFigures ? await adapter.nodeFigures() : [];
   return {
     kind: owned?.kind ?? (figures.some((node) => node.galera) ? 'galera' : 'endpoints'),
     nodes: options.endpoints.map(({ host, port }, i) => {

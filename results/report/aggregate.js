@@ -4,6 +4,7 @@ import { median } from 'simple-statistics';
 import { WORKLOADS } from '../../workloads/social/workloads.js';
 import { medianInterval } from '../bootstrap.js';
 import { mergeLatencies } from '../stats.js';
+import { reportId, reportName } from './clusters.js';
 
 const SUITE_ORDER = WORKLOADS.map((workload) => workload.name);
 const round3 = (value) => Math.round(value * 1000) / 1000;
@@ -156,11 +157,11 @@ function reproducibility(documents) {
   };
 }
 
-// { id: [{ file, result }] } in id order.
+// { id: [{ file, result }] } in id order; a database's results at each cluster size apart (clusters.js).
 export function groupByDatabase(documents) {
   const groups = new Map();
   for (const document of documents) {
-    const id = document.result.db.id;
+    const id = reportId(document.result);
     if (!groups.has(id)) groups.set(id, []);
     groups.get(id).push(document);
   }
@@ -171,7 +172,7 @@ export function poolDatabase(id, documents, names) {
   const workloads = Object.fromEntries(names.map((name) => [name, poolWorkload(name, documents)]));
   return {
     id,
-    name: documents[0].result.db.name ?? id,
+    name: reportName(documents[0].result),
     files: documents.map(({ file }) => file),
     incompleteFiles: documents.filter(({ result }) => result.complete === false && Object.keys(result.workloads).length > 0).map(({ file }) => file),
     import: importFigures(documents),

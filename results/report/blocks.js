@@ -178,6 +178,27 @@ function notComparedTitle(separate) {
     : `${named}: ${open.length} open loop step${open.length === 1 ? '' : 's'}, whose runs last as long as their schedule, so their time and ops/s are the schedule's; their latency at each rate is compared above`;
 }
 
+const CLUSTER_HEADER = ['workload', 'database', 'nodes', 'status', 'ops/s', 'p50 ms', 'p95 ms', 'ops/s per vCPU', 'network MB/s', 'disk MB/s per node', 'conflicts'];
+const MB = 1024 * 1024;
+
+// A database's results at each cluster size, side by side per workload (clusters.js): the whole cluster's
+// throughput against its nodes.
+function clustersBlock(report) {
+  const rows = report.clusters.series.flatMap((series) => series.points.map((p) => {
+    const passed = p.status === 'passed';
+    const disk = p.diskWriteBytesPerSecPerNode;
+    return [
+      series.workload, p.id, p.cluster ? String(p.nodes) : 'one server', passed ? 'ok' : p.status,
+      passed ? formatCount(p.opsPerSec) : '', passed && p.latencyMs ? formatMs(p.latencyMs.p50) : '', passed && p.latencyMs ? formatMs(p.latencyMs.p95) : '',
+      passed && p.opsPerSecPerVcpu !== null ? `${formatCount(Math.round(p.opsPerSecPerVcpu))}${p.vcpusShared ? ` (${p.vcpus} shared)` : ''}` : '',
+      passed && p.networkBytesPerSec !== null ? (p.networkBytesPerSec / MB).toFixed(2) : '',
+      passed && disk ? `${(disk.mean / MB).toFixed(2)} (max ${(disk.max / MB).toFixed(2)})` : '',
+      passed && p.conflicts !== null ? formatCount(p.conflicts) : '',
+    ];
+  }));
+  return { kind: 'table', id: 'clusters', title: 'Cluster size: throughput of the whole cluster against its nodes', header: CLUSTER_HEADER, numeric: [2, 4, 5, 6, 7, 8, 9, 10], rows };
+}
+
 export function reportBlocks(report) {
   if (report.databases.length === 0) return durabilityBlocks(report);
   const compared = report.workloads.filter((w) => w.compared);
@@ -202,6 +223,7 @@ export function reportBlocks(report) {
     },
     ...(report.terms ? [termsBlock(report)] : []),
     ...(suiteRendering(report.suite).blocks?.(report) ?? []),
+    ...(report.clusters ? [clustersBlock(report)] : []),
     ...(alone(report) || report.comparison?.refused || compared.length === 0 ? [] : [matrix(report)]),
     ...(compared.length === 0 ? [] : [{
       kind: 'table', id: 'workloads', title: 'Workloads', header: alone(report) || report.comparison?.refused ? DETAIL_HEADER.slice(0, -1).concat('') : DETAIL_HEADER,

@@ -1,6 +1,7 @@
 // The report's data model (documented in results/README.md): every figure the formats print, computed once.
 // The same documents and flags give the same model, so every format of a report is reproducible.
 import { BOOTSTRAP } from '../bootstrap.js';
+import { clusterSeries } from './clusters.js';
 import { distinct, groupByDatabase, isCompared, poolDatabase, workloadNames } from './aggregate.js';
 import { countFiles, datasetGroups, fileLines, selectDataset } from './datasets.js';
 import { durabilityReport, isCrashDocument } from './durability.js';
@@ -167,6 +168,7 @@ function buildRunReport(given, { baseline: requested, dataset, allowMixed = fals
       + 'its event loop over 90% busy, or its CPU over half of each operation\'s latency)');
   }
   const own = suiteRendering(suite).model?.({ workloads, databases, documents, comparison });
+  const clusters = clusterSeries(documents, names);
   if (own) warnings.push(...own.warnings);
 
   return {
@@ -181,6 +183,7 @@ function buildRunReport(given, { baseline: requested, dataset, allowMixed = fals
     databases: databases.map(({ workloads: _, ...database }) => database),
     workloads,
     ...(own ? { [suite]: own.block } : {}),
+    ...(clusters ? { clusters } : {}),
     warnings,
   };
 }

@@ -1,5 +1,6 @@
 // The report as CSV: one `workload` row per workload and database (a word in `status` and empty figures for
-// a workload without a passed time), then one `database` row per database with its import, size and memory.
+// a workload without a passed time), with results of a cluster one `cluster` row per workload, database and size,
+// then one `database` row per database with its import, size and memory.
 import { suiteRendering } from './suites/index.js';
 
 const COLUMNS = [
@@ -7,6 +8,10 @@ const COLUMNS = [
   'ops_per_sec', 'p50_ms', 'p90_ms', 'p99_ms', 'normalised_pct', 'significant', 'client_bound', 'server_rss_peak_bytes',
   'import_ms', 'disk_bytes', 'server_rss_mean_bytes',
 ];
+
+// Only with results of a cluster: its nodes (0 for one server without a cluster), and the figures of clusters.js.
+const CLUSTER_COLUMNS = ['cluster_nodes', 'cluster_p95_ms', 'cluster_ops_per_sec_per_vcpu', 'cluster_vcpus', 'cluster_network_bytes_per_sec',
+  'cluster_disk_write_bytes_per_sec_per_node_mean', 'cluster_disk_write_bytes_per_sec_per_node_max', 'cluster_conflicts'];
 
 function cell(value) {
   if (value === null || value === undefined) return '';
@@ -30,9 +35,21 @@ export function formatReportCsv(report) {
       ]);
     }
   }
+  // A cluster's sizes (clusters.js): one `cluster` row per workload, database and size, in columns of their own.
+  const clusterColumns = report.clusters ? CLUSTER_COLUMNS : [];
+  if (report.clusters) rows[0].push(...CLUSTER_COLUMNS);
+  for (const row of rows.slice(1)) row.push(...clusterColumns.map(() => null));
+  for (const series of report.clusters?.series ?? []) {
+    for (const p of series.points) {
+      const empty = new Array(COLUMNS.length + extra.length).fill(null);
+      Object.assign(empty, { 0: 'cluster', 1: series.workload, 3: p.id, 4: p.status, 5: p.runs, 10: p.opsPerSec ?? null, 11: p.latencyMs?.p50 ?? null, 13: p.latencyMs?.p99 ?? null });
+      rows.push([...empty, p.cluster ? p.nodes : 0, p.latencyMs?.p95 ?? null, p.opsPerSecPerVcpu ?? null, p.vcpus ?? null,
+        p.networkBytesPerSec ?? null, p.diskWriteBytesPerSecPerNode?.mean ?? null, p.diskWriteBytesPerSecPerNode?.max ?? null, p.conflicts ?? null]);
+    }
+  }
   for (const d of report.databases) {
     rows.push(['database', null, null, d.id, null, null, null, null, null, null, null, null, null, null, null, null, null,
-      d.server.rssPeakBytes, d.import.ms, d.import.diskBytes, d.server.rssMeanBytes, ...extra]);
+      d.server.rssPeakBytes, d.import.ms, d.import.diskBytes, d.server.rssMeanBytes, ...extra, ...clusterColumns.map(() => null)]);
   }
   return `${rows.map((r) => r.map(cell).join(',')).join('\n')}\n`;
 }

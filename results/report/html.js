@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { noIntervalText, reportBlocks } from './blocks.js';
 import { suiteRendering } from './suites/index.js';
+import { CLUSTER_PAGE_SCRIPT, clusterChartData } from './clusters.js';
 
 const require = createRequire(import.meta.url);
 
@@ -48,8 +49,10 @@ export function chartData(report) {
   const passed = (id) => compared.filter((w) => w.results[id].status === 'passed');
   const own = suiteRendering(report.suite).charts;
   const generic = !own?.headline;
+  const clusters = clusterChartData(report);
   return {
     ...(own ? { [report.suite]: own.data(report) } : {}),
+    ...(clusters ? { clusters } : {}),
     baseline: several ? report.baseline.id : null,
     overview: generic && several && compared.length > 0 ? {
       workloads: compared.map((w) => w.name),
@@ -319,14 +322,14 @@ export function formatReportHtml(report) {
 </head>
 <body>
 ${summary}
-${own ? `${chartSection(own.id, own.title, own.count(charts[report.suite]), own.none)}\n` : ''}${(own?.more?.(charts[report.suite], report) ?? []).map((section) => `${chartSection(section.id, section.title, section.count, '')}\n`).join('')}${comparisonSections(report, charts)}
+${own ? `${chartSection(own.id, own.title, own.count(charts[report.suite]), own.none)}\n` : ''}${(own?.more?.(charts[report.suite], report) ?? []).map((section) => `${chartSection(section.id, section.title, section.count, '')}\n`).join('')}${charts.clusters ? `${chartSection('chart-clusters', 'Cluster size: throughput of the whole cluster against its nodes (higher is better)', charts.clusters.charts.length, '')}\n` : ''}${comparisonSections(report, charts)}
 ${own?.headline ? '' : chartSection('chart-latency', 'Latency percentiles per database', charts.latency.length, 'no compared workload that passed has latencies')}
 ${chartSection('chart-memory', 'Server memory', charts.memory.length, 'n/a: no server memory was measured in these files')}
 ${chartSection('chart-import', 'Import time', charts.import.length, 'n/a: no import was recorded in these files')}
 ${rest.join('\n')}
 <script type="application/json" id="report-data">${json}</script>
 <script>${chartBundle()}</script>
-<script>${pageScript(own?.script ?? '')}</script>
+<script>${pageScript(`${own?.script ?? ''}${charts.clusters ? CLUSTER_PAGE_SCRIPT : ''}`)}</script>
 </body>
 </html>
 `;

@@ -105,7 +105,7 @@ describe('a 3-node Galera cluster', { skip: installed ? false : reason, timeout:
     assert.match(stop.stderr, /--nodes applies to install and start/);
     const zero = await bench(['server', 'start', 'mariadb', '--nodes', '0'], 30_000);
     assert.equal(zero.code, 2);
-    assert.match(zero.stderr, /--nodes must be a whole number from 1 to 9, not 0/);
+    assert.match(zero.stderr, /--nodes must be a positive integer up to 9, got 0/);
     const other = await bench(['server', 'start', 'mariadb', '--nodes', '2', '--port', String(port)], 30_000);
     assert.equal(other.code, 2);
     assert.match(other.stderr, /MariaDB is running a cluster of 3 nodes .*stop it first/);
@@ -123,5 +123,55 @@ describe('a 3-node Galera cluster', { skip: installed ? false : reason, timeout:
     assert.ok(pids.every((pid) => !isAlive(pid)), 'every node is gone');
     assert.equal(readdirSync(path.join(cacheDir, 'servers', 'mariadb')).includes('state.json'), false);
     assert.ok(readFileSync(state.cluster.nodes[0].logFile, 'utf8').includes('WSREP'), 'the node logs are kept');
+  });
+});
+
+describe('a size sweep: bench run --nodes 1,2', { skip: installed ? false : reason, timeout: 900_000 }, () => {
+  const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'bench-galera-sweep-'));
+  const out = path.join(cacheDir, 'results');
+  const env = { BENCH_CACHE_DIR: cacheDir };
+
+  after(() => {
+    removeServerFiles(serverFamily('mariadb'), { cacheDir });
+    rmSync(cacheDir, { recursive: true, force: true });
+  });
+
+  test('one result per size, each from a cluster started from scratch and stopped, and a report of the series', async () => {
+    const port = await freeBase();
+    const run = await spawnBench(['run', '--db', 'mysql', '--suite', 'mixed', '--workload', '50-50', '--records', '300', '--ops', '600',
+      '--concurrency', '4', '--runs', '1', '--nodes', '1,2', '--cluster-port', String(port), '--clients-per-node', '1',
+      '--out', out, '--json', '--quiet'], { env, timeoutMs: 600_000 });
+    assert.equal(run.code, 0, run.stderr);
+    const results = JSON.parse(run.stdout);
+    assert.deepEqual(results.map((result) => result.topology.nodes.length), [1, 2]);
+    // --clients-per-node 1: one client process per node.
+    assert.deepEqual(results.map((result) => result.config.clients), [1, 2]);
+    for (const result of results) {
+      const [entry] = Object.values(result.workloads);
+      assert.equal(entry.runs[0].valid, true, entry.runs[0].reason);
+      assert.equal(entry.runs[0].nodes.length, result.topology.nodes.length);
+    }
+    assert.equal(recordedState(cacheDir, 'mariadb'), null, 'the last cluster was stopped');
+    const report = await spawnBench(['report', out], { env, timeoutMs: 60_000 });
+    assert.equal(report.code, 0, report.stderr);
+    assert.match(report.stdout, /Cluster size: throughput of the whole cluster against its nodes:/);
+    assert.match(report.stdout, /mysql@1 +1 +ok/);
+    assert.match(report.stdout, /mysql@2 +2 +ok/);
+  });
+
+  test('a sweep refuses what it cannot honour, before any work', async () => {
+    const cases = [
+      [['--db', 'postgresql', '--nodes', '1,2'], /--nodes: the harness starts no cluster of PostgreSQL \(--nodes: mysql\)/],
+      [['--db', 'mysql', '--nodes', '1,2', '--host', '127.0.0.1'], /--host does not go with --nodes/],
+      [['--db', 'mysql', '--nodes', '1,2', '--clients', '2'], /--clients-per-node scales the client processes/],
+      [['--db', 'mysql', '--nodes', '0,2'], /--nodes must be a positive integer up to 9/],
+      [['--db', 'mysql,sqlite', '--nodes', '2'], /--nodes sweeps the cluster sizes of one database/],
+      [['--db', 'mysql', '--cluster-port', '23306'], /--cluster-port applies with --nodes/],
+    ];
+    for (const [args, message] of cases) {
+      const refused = await spawnBench(['run', '--suite', 'mixed', ...args, '--out', out], { env, timeoutMs: 60_000 });
+      assert.equal(refused.code, 2, `${args.join(' ')}: ${refused.stderr}`);
+      assert.match(refused.stderr, message);
+    }
   });
 });

@@ -5,6 +5,7 @@ import { stepKey } from '../../../workloads/crud/suite.js';
 import { WORKLOADS } from '../../../workloads/crud/workloads.js';
 import { formatCount, formatMs } from '../../format.js';
 import { distinct } from '../aggregate.js';
+import { reportId } from '../clusters.js';
 
 const PHASES = WORKLOADS.map((workload) => workload.name);
 const byNumber = (a, b) => a - b;
@@ -38,7 +39,7 @@ function levelFigures(concurrency, workload, f) {
 // Which databases wrote durably (--sync), which did not, and which did both in different documents.
 function durabilityWarning(documents, databases) {
   const modes = databases.map(({ id }) => {
-    const durable = distinct(documents.filter(({ result }) => result.db.id === id)
+    const durable = distinct(documents.filter(({ result }) => reportId(result) === id)
       .flatMap(({ result }) => Object.values(result.workloads).map((entry) => entry.params?.durable === true)));
     return `${id}: ${durable.length > 1 ? 'both' : durable[0] ? 'durable' : 'default'}`;
   });
@@ -79,7 +80,7 @@ export function crudModel({ workloads, databases, documents }) {
       };
     });
   // A serial driver runs one operation at a time whatever the level: its lines say nothing about concurrency.
-  const serial = distinct(documents.filter(({ result }) => result.db.execution === 'serial').map(({ result }) => result.db.id))
+  const serial = distinct(documents.filter(({ result }) => result.db.execution === 'serial').map(({ result }) => reportId(result)))
     .filter((id) => databases.some((database) => database.id === id));
   return { block: { serial, series: ordered }, warnings: ordered.some((s) => s.durable === null) ? [durabilityWarning(documents, databases)] : [] };
 }

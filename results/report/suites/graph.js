@@ -8,6 +8,7 @@ import { formatBytes, formatCount } from '../../format.js';
 import { graphFigures } from '../../graph-table.js';
 import { EDGE_BYTES, WRITE_OPERATIONS } from '../../../workloads/graph/operations.js';
 import { distinct, poolWorkload } from '../aggregate.js';
+import { reportId } from '../clusters.js';
 
 // The publication measured its batched writes in edges per second.
 const BATCHED = new Set(['upsertEdges', 'removeEdges']);
@@ -97,7 +98,7 @@ export function graphModel({ workloads, databases, documents }) {
   const edgeLists = distinct(documents.map(({ result }) => result.dataset.id))
     .map((id) => edgeListOf(documents.find(({ result }) => result.dataset.id === id).result));
   const names = workloads.map((workload) => workload.name);
-  const of = (databaseId, listId) => documents.filter(({ result }) => result.db.id === databaseId && result.dataset.id === listId);
+  const of = (databaseId, listId) => documents.filter(({ result }) => reportId(result) === databaseId && result.dataset.id === listId);
   const figures = Object.fromEntries(databases.map(({ id }) => [id, Object.fromEntries(edgeLists.map((list) => {
     const own = of(id, list.id);
     return [list.id, own.length > 0 ? graphFigures(pooledResult(own, names)) : null];

@@ -8,6 +8,7 @@ import { WORKLOADS } from '../../../workloads/mixed/workloads.js';
 import { formatCount, formatMs } from '../../format.js';
 import { latencyByKind } from '../../model.js';
 import { distinct } from '../aggregate.js';
+import { reportId } from '../clusters.js';
 
 const MIXES = WORKLOADS.map((workload) => workload.name);
 const MARK_CLIENT_BOUND = '!';
@@ -83,7 +84,7 @@ function mixedParamWarnings(documents, databases) {
     const all = documents.flatMap(({ result }) => Object.values(result.workloads).map((entry) => entry.params).filter(Boolean).map(valueOf));
     if (distinct(all).length < 2) continue;
     const each = databases.map(({ id }) => {
-      const values = distinct(documents.filter(({ result }) => result.db.id === id)
+      const values = distinct(documents.filter(({ result }) => reportId(result) === id)
         .flatMap(({ result }) => Object.values(result.workloads).map((entry) => entry.params).filter(Boolean).map(valueOf)));
       return `${id}: ${values.map((value) => (param === 'durable' ? (value ? 'durable' : 'default') : value)).join(' and ')}`;
     });
@@ -127,7 +128,7 @@ export function mixedModel({ workloads, databases, documents, comparison }) {
   const sorted = (groups) => [...groups.values()]
     .sort((a, b) => order(a.mix) - order(b.mix) || a.ops - b.ops || a.concurrency - b.concurrency)
     .map((group) => ({ ...group, points: [...group.workloads.keys()].sort(byNumber) }));
-  const runsOf = (id, name) => documents.filter(({ result }) => result.db.id === id && result.workloads[name]?.status === 'passed')
+  const runsOf = (id, name) => documents.filter(({ result }) => reportId(result) === id && result.workloads[name]?.status === 'passed')
     .flatMap(({ result }) => result.workloads[name].runs.filter((run) => run.valid));
 
   // The figures with each kind's latency over every valid run of the database (its histograms added), where the
@@ -141,7 +142,7 @@ export function mixedModel({ workloads, databases, documents, comparison }) {
   };
 
   const block = {
-    serial: distinct(documents.filter(({ result }) => result.db.execution === 'serial').map(({ result }) => result.db.id))
+    serial: distinct(documents.filter(({ result }) => result.db.execution === 'serial').map(({ result }) => reportId(result)))
       .filter((id) => databases.some((database) => database.id === id)),
     closed: sorted(closed).map(({ mix, ops, points, workloads: byLevel }) => ({
       mix,

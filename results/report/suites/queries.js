@@ -10,6 +10,7 @@ import { summarizeRuns } from '../../stats.js';
 import { CASE_NAMES } from '../../../workloads/queries/cases.js';
 import { SIZES } from '../../../workloads/queries/data.js';
 import { distinct } from '../aggregate.js';
+import { reportId } from '../clusters.js';
 
 const seconds = (ms) => (typeof ms === 'number' ? (ms / 1000).toFixed(4) : '');
 const round3 = (value) => Math.round(value * 1000) / 1000;
@@ -30,7 +31,7 @@ function caseFigures(entries, status) {
 function loads(documents, databases) {
   return Object.fromEntries(databases.map(({ id }) => {
     const bySize = {};
-    for (const { result } of documents.filter((document) => document.result.db.id === id)) {
+    for (const { result } of documents.filter((document) => reportId(document.result) === id)) {
       for (const [size, entry] of Object.entries(result.import?.collections ?? {})) {
         if (entry.reused) continue;
         (bySize[size] ??= []).push(entry);
@@ -57,7 +58,7 @@ export function queriesModel({ workloads, databases, documents }) {
       ...at,
       workload: workload.name,
       results: Object.fromEntries(databases.map(({ id }) => {
-        const entries = documents.filter(({ result }) => result.db.id === id).map(({ result }) => result.workloads[workload.name]).filter(Boolean);
+        const entries = documents.filter(({ result }) => reportId(result) === id).map(({ result }) => result.workloads[workload.name]).filter(Boolean);
         return [id, { ...caseFigures(entries, workload.results[id]?.status ?? 'not run'), normalisedPct: workload.results[id]?.normalisedPct ?? null }];
       })),
     });
