@@ -5,6 +5,8 @@ import path from 'node:path';
 import { adapterIds, loadAdapter } from '../adapters/index.js';
 import { prepareDataset } from '../datasets/dataset.js';
 import { CRASH_KIND, KILL_WINDOW_MS, crashTest } from '../durability/crash.js';
+import { NODE_LOSS_KIND } from '../durability/cluster.js';
+import { nodeLossLine } from '../results/report/durability.js';
 import { crashTarget, crashable } from '../durability/target.js';
 import { formatCount } from '../results/format.js';
 import { createResult, finishResult } from '../results/model.js';
@@ -36,6 +38,10 @@ const VERDICT_WORDS = {
 export function formatCrash(result) {
   const lines = [`${result.db.name} ${result.db.version}: ${result.config.crash}.`, ''];
   for (const mode of Object.values(result.durability)) {
+    if (mode.kind === 'node-kill') {
+      lines.push(`node kill (${mode.operation} on the other nodes): ${nodeLossLine(mode)}`, `  claim: ${mode.claim}`);
+      continue;
+    }
     lines.push(`${mode.operation} (${CLAIM_WORDS[mode.durablePerWrite]}): ${VERDICT_WORDS[mode.verdict](mode)}`);
     lines.push(`  claim: ${mode.claim}`);
   }
@@ -77,8 +83,10 @@ export async function crashCommand(argv, { stdout = process.stdout } = {}) {
       concurrency: argv.concurrency,
       seed: argv.seed,
       killWindowMs: KILL_WINDOW_MS,
-      crash: CRASH_KIND,
-      target: target.kind === 'server' ? `local ${target.server.name} started by bench server (${target.state.host}:${target.state.port})` : `${description.name} in a child process of the harness`,
+      crash: target.state?.cluster ? NODE_LOSS_KIND : CRASH_KIND,
+      target: target.state?.cluster
+        ? `local ${target.server.name} Galera cluster of ${target.state.cluster.nodes.length} nodes started by bench server (${target.state.cluster.nodes.map((node) => `${node.host}:${node.port}`).join(', ')})`
+        : target.kind === 'server' ? `local ${target.server.name} started by bench server (${target.state.host}:${target.state.port})` : `${description.name} in a child process of the harness`,
       connection: connectionRecord(options),
     },
     command: `bench ${process.argv.slice(2).join(' ')}`,

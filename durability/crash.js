@@ -14,6 +14,7 @@ import { connectAdapter } from '../runner/run.js';
 import { startServer } from '../server/index.js';
 import { killTree, treeOf } from '../server/process.js';
 import { AckLog, readAckLog } from './ack-log.js';
+import { nodeLossTest } from './cluster.js';
 import { crashModes, insertFor, loadDocuments, streamInserts } from './load.js';
 export const CRASH_KIND = 'process crash: SIGKILL to the database\'s whole process tree; the operating system and '
   + 'its page cache survive it, so this is not a power-loss test';
@@ -151,6 +152,13 @@ export async function crashTest({
   const random = createRandom(seed);
   const documents = await loadDocuments(documentsFile);
   mkdirSync(workDir, { recursive: true });
+  // A cluster loses one node at a time, the others under load (cluster.js).
+  if (target.kind === 'server' && target.state.cluster) {
+    for (const trial of Array.from({ length: trials }, (_, i) => i + 1)) rmSync(path.join(workDir, `${description.id}-node-kill-${trial}.log`), { force: true });
+    return nodeLossTest({
+      description, target, options, trials, concurrency, random, documents, workDir, cacheDir, progress, window: KILL_WINDOW_MS, onUpdate,
+    });
+  }
   const section = {};
   for (const mode of crashModes(description)) {
     const collection = collectionOf(mode);

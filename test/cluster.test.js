@@ -12,6 +12,8 @@ import postgresql from '../adapters/postgresql/description.js';
 import { nodeDifferences } from '../runner/run.js';
 import { clusterFigures } from '../resources/measure.js';
 import { checkNodes, nodePorts } from '../server/galera.js';
+import { longestGap, streamThroughFailures, summariseNodeLoss } from '../durability/cluster.js';
+import { nodeLossLine } from '../results/report/durability.js';
 
 // A pool whose calls stay open until the test settles them.
 function fakePool(name) {
@@ -228,5 +230,46 @@ describe('a write the server rolled back as a conflict', () => {
       throw Object.assign(new Error('Duplicate entry'), { errno: 1062 });
     }), /Duplicate entry/);
     assert.equal(attempts, 1);
+  });
+});
+
+describe('node loss, counted', () => {
+  test('the longest time without an acknowledgement after the kill, up to the end of the load', () => {
+    assert.equal(longestGap([1, 2, 3, 10, 11], 2.5, 12), 7);
+    assert.equal(longestGap([1, 2], 5, 9), 4, 'nothing acknowledged after the kill: the whole rest of the load');
+    assert.equal(longestGap([5, 6, 7], 4, 7.5), 1);
+  });
+
+  test('a load that goes on through failed inserts, counting them and logging only the acknowledged', async () => {
+    const logged = [];
+    let calls = 0;
+    const insert = async (adapter, collection, doc) => {
+      calls += 1;
+      if (calls % 3 === 0) throw new Error('WSREP has not yet prepared node for application use');
+      return doc._key;
+    };
+    const load = streamThroughFailures({
+      adapter: null, insert, collection: 'c', documents: [{ name: 'x' }], concurrency: 2, trial: 1, log: { record: (key) => logged.push(key) },
+    });
+    await load.firstAck;
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    load.stop();
+    await load.done;
+    assert.ok(load.failures.length > 0, 'failures were met');
+    assert.ok(load.failures.every((failure) => /WSREP/.test(failure.message)));
+    assert.equal(logged.length, load.acks.length);
+    assert.equal(logged.length + load.failures.length, calls);
+    assert.equal(new Set(logged).size, logged.length, 'every key once');
+  });
+
+  test('the verdict: verified only with no acknowledged write lost and every node alike', () => {
+    const crash = (lost, consistent) => ({ acknowledged: 100, lost, errored: 2, refusedMs: 2000, rejoinMs: 5000, consistent });
+    const fine = summariseNodeLoss([crash(0, true), { ...crash(0, true), refusedMs: 3100, rejoinMs: 4000 }]);
+    assert.deepEqual([fine.verdict, fine.acknowledged, fine.lost, fine.errored, fine.refusedMs.max, fine.rejoinMs.max, fine.inconsistent],
+      ['verified', 200, 0, 4, 3100, 5000, 0]);
+    assert.equal(summariseNodeLoss([crash(1, true)]).verdict, 'failed');
+    assert.equal(summariseNodeLoss([crash(0, false)]).verdict, 'failed');
+    assert.match(nodeLossLine(fine), /^verified: 0 of 200 acknowledged writes lost across 2 node kills; 4 writes errored, writes held for 3\.1 s at most, rejoined within 5\.0 s, every node ended with the same rows$/);
+    assert.match(nodeLossLine(summariseNodeLoss([crash(0, false)])), /^FAILED: .*1 trial\(s\) ended with nodes holding different rows/);
   });
 });

@@ -99,6 +99,31 @@ describe('a 3-node Galera cluster', { skip: installed ? false : reason, timeout:
     assert.ok(entry.runs[0].nodes.every((node) => node.statements > 50), JSON.stringify(entry.runs[0].nodes));
   });
 
+  test('a node killed under write load on the others: no acknowledged write lost, the node back by IST, every node alike', async () => {
+    const crash = await bench(['crash', '--db', 'mysql', '--trials', '1', '--concurrency', '4', '--out', out, '--json', '--quiet'], 300_000);
+    assert.equal(crash.code, 0, crash.stderr);
+    const result = JSON.parse(crash.stdout);
+    const loss = result.durability['node-kill'];
+    assert.equal(loss.verdict, 'verified', JSON.stringify(loss));
+    assert.equal(loss.lost, 0);
+    assert.ok(loss.acknowledged > 0);
+    const [trial] = loss.crashes;
+    assert.equal(trial.node, 'n1');
+    assert.equal(trial.consistent, true);
+    assert.deepEqual(trial.nodes.map((node) => node.node), ['n1', 'n2', 'n3']);
+    assert.ok(trial.nodes.every((node) => node.rows >= trial.acknowledged && node.lost === 0), JSON.stringify(trial.nodes));
+    // The survivors evicted the dead node and went on: writes were held for seconds, not for the rest of the load.
+    assert.ok(trial.refusedMs < 5500, `writes held for ${trial.refusedMs} ms`);
+    assert.match(readFileSync(path.join(path.dirname(state.cluster.nodes[0].logFile), 'mariadb.log'), 'utf8'), /IST received|Prepared IST receiver/);
+    // The killed node is back under a new pid, in the state, and the cluster is whole again.
+    const now = recordedState(cacheDir, 'mariadb');
+    assert.notEqual(now.cluster.nodes[0].pid, state.cluster.nodes[0].pid);
+    assert.equal(now.pid, now.cluster.nodes[0].pid);
+    const status = await bench(['server', 'status', 'mariadb'], 60_000);
+    assert.equal(status.stdout.split('\n').filter((line) => /: Synced, Primary, cluster size 3, ready ON$/.test(line)).length, NODES, status.stdout);
+    state = now;
+  });
+
   test('--nodes applies to install and start; a cluster of another size is not started beside it', async () => {
     const stop = await bench(['server', 'stop', 'mariadb', '--nodes', '3'], 30_000);
     assert.equal(stop.code, 2);

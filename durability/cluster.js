@@ -1,0 +1,201 @@
+// `bench crash` on a cluster `bench server` runs (server/galera.js): node loss, counted. Per trial one node is
+// killed with SIGKILL while inserts stream to the others; the load goes on through the loss (a failed insert is
+// counted and the next one sent), then the killed node is started again and rejoins (by IST from a survivor's
+// cache), and every node is read: each must hold every acknowledged write, and all of them the same rows.
+// Galera's promise: a write acknowledged by a node of the primary component survives the loss of a minority.
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { BenchError, ErrorCodes, withTimeout } from '../core/errors.js';
+import { connectAdapter } from '../runner/run.js';
+import { killNode, startNode } from '../server/galera.js';
+import { stateFile } from '../server/state.js';
+import { AckLog, readAckLog } from './ack-log.js';
+import { insertFor, insertKey } from './load.js';
+
+export const NODE_LOSS_KIND = 'node loss: SIGKILL to one node\'s process tree under write load on the others, then the node started again; '
+  + 'every node is read afterwards';
+export const NODE_KILL = 'node-kill';
+// The insert the load sends: singleWrite under the run's durability term.
+const MODE = 'singleWrite';
+// How long the load goes on after the kill: past the cluster's eviction of the dead node (3 s inactive timeout).
+const AFTER_KILL_MS = 6000;
+const FIRST_ACK_TIMEOUT_MS = 60_000;
+const SETTLE_MS = 10_000;
+const CLOSE_TIMEOUT_MS = 10_000;
+const MISSING_EXAMPLES = 5;
+export const CLUSTER_CLAIM = 'Galera: a write acknowledged by a node of the primary component survives the loss of a minority of the nodes, and every node that rejoins holds it';
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const settled = (promise, ms) => Promise.race([promise.then(() => true, () => true), sleep(ms).then(() => false)]);
+const collectionOf = () => 'crash_nodes';
+
+// Inserts through `insert` with `concurrency` in flight until stop(), going on past a failed insert (counted, its
+// key never logged: a failure is not an acknowledgement). Every acknowledgement's time is kept.
+export function streamThroughFailures({ adapter, insert, collection, documents, concurrency, log, trial }) {
+  let next = 0;
+  let stopping = false;
+  const acks = [];
+  const failures = [];
+  let firstAck;
+  const first = new Promise((resolve) => { firstAck = resolve; });
+  const worker = async () => {
+    while (!stopping) {
+      const i = next;
+      next += 1;
+      const key = insertKey(trial, i);
+      try {
+        await insert(adapter, collection, { ...documents[i % documents.length], _key: key });
+      } catch (error) {
+        failures.push({ at: performance.now(), message: error.message });
+        // A node that refuses at once would otherwise spin: the next insert a moment later.
+        await sleep(10);
+        continue;
+      }
+      log.record(key);
+      acks.push(performance.now());
+      firstAck();
+    }
+  };
+  const done = Promise.all(Array.from({ length: concurrency }, worker));
+  return { firstAck: first, done, acks, failures, stop() { stopping = true; } };
+}
+
+// The longest time after `from` in which no write was acknowledged: how long the cluster refused (or held) writes.
+export function longestGap(times, from, until) {
+  const after = times.filter((at) => at >= from).sort((a, b) => a - b);
+  let previous = from;
+  let longest = 0;
+  for (const at of [...after, until]) {
+    longest = Math.max(longest, at - previous);
+    previous = at;
+  }
+  return longest;
+}
+
+// The adapter's options for the given nodes only.
+function optionsFor(options, nodes) {
+  const endpoints = nodes.map(({ host, port }) => ({ host, port }));
+  return { ...options, endpoints, host: endpoints[0].host, port: endpoints[0].port, endpointOffset: 0 };
+}
+
+async function withAdapter(description, options, use) {
+  const adapter = await connectAdapter(description, options);
+  try {
+    return await use(adapter);
+  } finally {
+    await adapter.close();
+  }
+}
+
+// Per node, the acknowledged keys it does not hold, and the keys it holds.
+async function readEveryNode(description, options, nodes, collection, acknowledged) {
+  const out = [];
+  for (const node of nodes) {
+    const keys = await withAdapter(description, optionsFor({ ...options, concurrency: 1 }, [node]), async (adapter) => (await adapter.readCollection(collection)).map((doc) => doc._key));
+    const held = new Set(keys);
+    out.push({ node: node.name, rows: keys.length, missing: acknowledged.filter((key) => !held.has(key)).sort(), keys: held });
+  }
+  return out;
+}
+
+function sameRows(readings) {
+  const [first, ...rest] = readings;
+  return rest.every((reading) => reading.keys.size === first.keys.size && [...reading.keys].every((key) => first.keys.has(key)));
+}
+
+// One trial: kill node `victim` (1-based) `killAfterMs` into the load on the others.
+async function nodeTrial({ description, options, target, victim, concurrency, trial, logFile, documents, killAfterMs, cacheDir }) {
+  const { cluster } = target.state;
+  const survivors = cluster.nodes.filter((node) => node.k !== victim);
+  const dead = cluster.nodes.find((node) => node.k === victim);
+  const collection = collectionOf();
+  await withAdapter(description, optionsFor(options, survivors), async (adapter) => {
+    const { state } = await adapter.inspectNamespace();
+    if (state === 'absent') await adapter.resetNamespace();
+    if (state === 'foreign') throw new BenchError(ErrorCodes.NAMESPACE_FOREIGN, 'the namespace holds data the harness did not create; choose another with --namespace');
+    await adapter.createTempCollection(collection);
+  });
+  const adapter = await connectAdapter(description, optionsFor(options, survivors));
+  const log = new AckLog(logFile);
+  const load = streamThroughFailures({ adapter, insert: insertFor(description, MODE), collection, documents, concurrency, log, trial });
+  let killedAt;
+  let stoppedAt;
+  try {
+    await withTimeout(load.firstAck, FIRST_ACK_TIMEOUT_MS, `no write was acknowledged within ${FIRST_ACK_TIMEOUT_MS / 1000} s`);
+    await sleep(killAfterMs);
+    killedAt = performance.now();
+    await killNode(dead);
+    await sleep(AFTER_KILL_MS);
+  } finally {
+    stoppedAt = performance.now();
+    load.stop();
+    await settled(load.done, SETTLE_MS);
+    log.close();
+    await settled(adapter.close(), CLOSE_TIMEOUT_MS);
+  }
+  const refusedMs = Math.round(longestGap(load.acks, killedAt, stoppedAt));
+  const erroredAfterKill = load.failures.filter((failure) => failure.at >= killedAt).length;
+  // The node again, on its own data: it rejoins by IST from a survivor.
+  const began = performance.now();
+  const restarted = await startNode(cluster.layout, victim, { rejoin: true });
+  const rejoinMs = Math.round(performance.now() - began);
+  // The state names the node's new process (and, for the first node, the cluster's pid).
+  Object.assign(dead, restarted);
+  if (victim === 1) Object.assign(target.state, { pid: restarted.pid });
+  writeFileSync(stateFile(cacheDir, target.server.family), `${JSON.stringify(target.state, null, 2)}\n`);
+  const acknowledged = readAckLog(logFile);
+  const readings = await readEveryNode(description, options, cluster.nodes, collection, acknowledged);
+  await withAdapter(description, optionsFor({ ...options, concurrency: 1 }, [cluster.nodes[0]]), (one) => one.dropTempCollection(collection));
+  const lost = new Set(readings.flatMap((reading) => reading.missing));
+  return {
+    trial, node: dead.name, killAfterMs, acknowledged: acknowledged.length, lost: lost.size, errored: load.failures.length,
+    erroredAfterKill, refusedMs, rejoinMs, consistent: sameRows(readings),
+    nodes: readings.map(({ node, rows, missing }) => ({ node, rows, lost: missing.length, missing: missing.slice(0, MISSING_EXAMPLES) })),
+    errors: [...new Set(load.failures.map((failure) => failure.message))].slice(0, 3),
+  };
+}
+
+// The cluster's section of the crash result: { 'node-kill': { operation, kind, trials, acknowledged, lost, errored,
+// refusedMs, rejoinMs, inconsistent, claim, durablePerWrite, verdict, crashes } }. Node k = trial's turn, in order.
+export async function nodeLossTest({ description, target, options, trials, concurrency, random, documents, workDir, cacheDir, progress, window, onUpdate = () => {} }) {
+  const crashes = [];
+  const nodes = target.state.cluster.nodes.length;
+  if (nodes < 3) {
+    throw new BenchError(ErrorCodes.USAGE, `a node-loss test needs a cluster of 3 nodes or more, so that the others keep a majority (this one has ${nodes}); start it with \`npx bench server start ${target.server.family} --nodes 3\``);
+  }
+  for (let trial = 1; trial <= trials; trial += 1) {
+    const victim = ((trial - 1) % nodes) + 1;
+    const killAfterMs = Math.round(window.from + random.next() * (window.to - window.from));
+    const logFile = path.join(workDir, `${description.id}-${NODE_KILL}-${trial}.log`);
+    const crash = await nodeTrial({ description, options, target, victim, concurrency, trial, logFile, documents, killAfterMs, cacheDir });
+    crashes.push(crash);
+    progress?.log(`${description.id} node kill ${trial}/${trials}: ${crash.node} killed ${(killAfterMs / 1000).toFixed(2)} s into the load, `
+      + `${crash.acknowledged} writes acknowledged, ${crash.lost} lost, ${crash.errored} errored, writes held for ${(crash.refusedMs / 1000).toFixed(1)} s at most; `
+      + `rejoined in ${(crash.rejoinMs / 1000).toFixed(1)} s; ${crash.consistent ? 'every node holds the same rows' : 'THE NODES DIFFER'}`);
+    const section = { [NODE_KILL]: summariseNodeLoss(crashes) };
+    await onUpdate(section);
+  }
+  return { [NODE_KILL]: summariseNodeLoss(crashes) };
+}
+
+export function summariseNodeLoss(crashes) {
+  const sum = (field) => crashes.reduce((total, crash) => total + crash[field], 0);
+  const lost = sum('lost');
+  const inconsistent = crashes.filter((crash) => !crash.consistent).length;
+  return {
+    operation: MODE,
+    kind: NODE_KILL,
+    trials: crashes.length,
+    acknowledged: sum('acknowledged'),
+    lost,
+    errored: sum('errored'),
+    refusedMs: { max: Math.max(0, ...crashes.map((crash) => crash.refusedMs)) },
+    rejoinMs: { max: Math.max(0, ...crashes.map((crash) => crash.rejoinMs)) },
+    inconsistent,
+    claim: CLUSTER_CLAIM,
+    durablePerWrite: true,
+    verdict: lost === 0 && inconsistent === 0 ? 'verified' : 'failed',
+    crashes,
+  };
+}
