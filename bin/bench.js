@@ -115,6 +115,7 @@ await cli
       ...resultOptions,
       ...connectionOptions,
       'restart-cmd': { type: 'string', describe: 'shell command that restarts the server between runs; the result keeps only its program name, as its arguments may hold a secret' },
+      'read-from': { type: 'string', choices: ['primary', 'replicas'], describe: 'postgresql: where the mixed suite\'s reads go on a primary with replicas (`bench server start postgresql --replicas 2`, or --host primary:p,replica:p,...): replicas, round robin, for workloads that write nothing (read-only), each step waiting before its clock until every replica has replayed the primary\'s WAL; every other statement goes to the primary', defaultDescription: 'primary' },
       nodes: { type: 'string', describe: 'mysql: a size sweep on Galera clusters the harness starts: for each size in the list (1 to 9 nodes, such as 1,2,3), a cluster of that many nodes started from fresh data on 127.0.0.1, loaded, run, stopped, into a result file of its own; then the report of them, throughput against nodes. Needs `bench server install mariadb --nodes 3` and no MariaDB `bench server` running in --cache-dir' },
       'cluster-port': { type: 'number', describe: 'with --nodes: the first node\'s port (node k on it + 10 × (k − 1))', defaultDescription: '53306' },
       'clients-per-node': { type: 'number', describe: 'with --nodes: client processes per node, rounded, at least 1 (0.5: one per two nodes, as the 2015 scaling test had one load server per two database nodes); instead of --clients' },
@@ -178,6 +179,7 @@ await cli
       'java-home': { type: 'string', describe: 'neo4j, orientdb: the JDK to start the server with', defaultDescription: '$BENCH_JAVA_HOME, else the lowest Java under /usr/lib/jvm or on PATH that the release needs (Neo4j 5: 17, 2025.x: 21; OrientDB 3: 8)' },
       cache: { type: 'string', describe: 'start: the cache the server keeps its data in, such as 512MB (postgresql: shared_buffers, mariadb: the InnoDB buffer pool); `bench run --cache` restarts a server of another cache with its own', defaultDescription: 'postgresql 1GB, mariadb 1GB' },
       nodes: { type: 'number', describe: 'mariadb, install and start: a Galera cluster of this many nodes (1 to 9) on 127.0.0.1 instead of one server, synchronous multi-primary, every node taking reads and writes, always started from fresh data; node k listens on --port + 10 × (k − 1). install adds the packages galera-4 and mariadb-server (its state-transfer scripts). `bench run` spreads its connections over the nodes; status lists every node\'s Galera state' },
+      replicas: { type: 'number', describe: 'postgresql, start: a primary with this many hot-standby replicas (1 to 8) streaming its WAL on 127.0.0.1, always from fresh data; node k (the primary is 1) on --port + 10 × (k − 1). `bench run --read-from replicas` sends reads to them' },
       activity: { type: 'boolean', describe: 'status: also what the server is doing now (MariaDB: the process list, InnoDB\'s transactions and semaphores; PostgreSQL: pg_stat_activity and the locks waited on; Neo4j: its transactions; PouchDB: its active tasks), each query bounded to 10 s' },
       'cache-dir': datasetOptions['cache-dir'],
       ...quietOption,
@@ -190,7 +192,8 @@ await cli
     .example('$0 server start neo4j --version 5.24.2 --cache-dir /tmp/v --port 57700', 'that release, apart from a Neo4j running in the default cache')
     .example('$0 server status neo4j', 'the release running, with its Java, and the releases installed')
     .example('$0 server status mariadb --activity', 'what each of its sessions is running and waiting on')
-    .example('$0 server start mariadb --nodes 3', 'a 3-node Galera cluster; then `bench run --db mysql --suite mixed` uses all three'), command(load('server', 'serverCommand')))
+    .example('$0 server start mariadb --nodes 3', 'a 3-node Galera cluster; then `bench run --db mysql --suite mixed` uses all three')
+    .example('$0 server start postgresql --replicas 2', 'a primary and two streaming replicas; then `bench run --db postgresql --suite mixed --workload read-only --read-from replicas`'), command(load('server', 'serverCommand')))
   .command('crash', 'kill a local database under write load, start it again and count the acknowledged writes it lost, per write mode, against what its adapter claims (a process crash, not a power loss)', (y) => y
     .options({
       ...dbOption,

@@ -183,6 +183,9 @@ export function adapterOptions(description, argv) {
   const listed = parseEndpoints(argv.host, argv.port ?? defaults.port ?? undefined);
   const endpoints = listed ?? local?.cluster?.nodes.map(({ host, port }) => ({ host, port }))
     ?? [{ host: argv.host ?? defaults.host ?? null, port: argv.port ?? defaults.port ?? null }];
+  if (argv['read-from'] !== undefined && !(description.connection?.readFrom ?? ['primary']).includes(argv['read-from'])) {
+    throw usageError(`--read-from ${argv['read-from']}: ${description.name} reads from ${(description.connection?.readFrom ?? ['primary']).join(' or ')}`);
+  }
   if (endpoints.length > 1 && !description.connection?.spread) {
     throw usageError(`--host names ${endpoints.length} endpoints, but ${description.name} connects to one server`);
   }
@@ -192,6 +195,8 @@ export function adapterOptions(description, argv) {
     endpoints,
     // The connection goes to a cluster `bench server` runs, of any size (one Galera node is a cluster too).
     ...(!listed && local?.cluster && { cluster: true }),
+    // --read-from replicas: the reads go to a primary's replicas (an adapter that declares connection.readFrom).
+    ...(argv['read-from'] !== undefined && argv['read-from'] !== 'primary' && { readFrom: argv['read-from'] }),
     user: argv.user ?? defaults.user ?? null,
     database: argv.database ?? defaults.database ?? null,
     password: passwordEnv ? process.env[passwordEnv] : undefined,
@@ -240,8 +245,8 @@ export function serverProcess(description, argv) {
 
 // What the result records of the connection: never the password.
 export function connectionRecord(options) {
-  const { host, port, user, database, namespace, endpoints, cluster } = options;
-  return { host, port, user, database, namespace, ...((endpoints?.length > 1 || cluster) && { endpoints }) };
+  const { host, port, user, database, namespace, endpoints, cluster, readFrom } = options;
+  return { host, port, user, database, namespace, ...((endpoints?.length > 1 || cluster) && { endpoints }), ...(readFrom && { readFrom }) };
 }
 
 // --dataset: the social suite's datasets, or for the graph suite also an edge list (cit-patents, file:<path>).

@@ -151,6 +151,7 @@ async function execute(rawArgv, { stdout, importOnly, onDone = null }) {
   const warning = clientsWarning(clients);
   if (warning) process.stderr.write(`warning: ${warning}\n`);
   const options = adapterOptions(description, { ...argv, concurrency: Math.max(...settings.concurrency) });
+  if (options.readFrom === 'replicas') checkReplicaReads(suite, workloads);
   const server = serverProcess(description, argv);
   const cold = coldStarter(description, argv, server);
   checkDataset(argv.dataset, suite.id);
@@ -294,6 +295,15 @@ async function runEach(ids, argv, stdout) {
   return code;
 }
 
+// Reads on replicas are checked against the state every replica has replayed before the step began: only where
+// no write runs beside them (a replica lags its primary by an unbounded time).
+function checkReplicaReads(suite, workloads) {
+  const writing = workloads.filter((workload) => workload.durability !== null || suite.id !== 'mixed');
+  if (suite.id !== 'mixed' || writing.length > 0) {
+    throw usageError(`--read-from replicas: only the mixed suite's workloads that write nothing read from replicas (--suite mixed --workload read-only), not ${suite.id === 'mixed' ? writing.map((workload) => workload.name).join(', ') : `the ${suite.id} suite`}: a replica lags its primary, and a read beside writes could not be checked`);
+  }
+}
+
 // Flags a size sweep refuses: it connects to the clusters it starts, and their data lives as long as each one.
 const SWEEP_REFUSED = ['host', 'port', 'server-pid', 'restart-cmd', 'cold', 'clients', 'shard'];
 
@@ -303,7 +313,7 @@ const SWEEP_REFUSED = ['host', 'port', 'server-pid', 'restart-cmd', 'cold', 'cli
 async function runSweep(argv, stdout) {
   const description = await loadAdapter(argv.db);
   const family = description.server ? serverFamily(description.server) : null;
-  if (!family?.startCluster) {
+  if (!family?.startCluster || family.clusterFlag) {
     throw usageError(`--nodes: the harness starts no cluster of ${description.name} (--nodes: ${(await clusterAdapters()).join(', ')})`);
   }
   const given = givenFlags(hideBin(process.argv));
@@ -355,7 +365,8 @@ async function clusterAdapters() {
   const ids = [];
   for (const id of adapterIds()) {
     const each = await loadAdapter(id);
-    if (each.server && serverFamily(each.server).startCluster) ids.push(id);
+    const family = each.server && serverFamily(each.server);
+    if (family?.startCluster && !family.clusterFlag) ids.push(id);
   }
   return ids;
 }

@@ -3,7 +3,7 @@ import { formatSize, parseSize } from '../core/terms.js';
 import { usageError } from '../core/errors.js';
 import { defaultCacheDir } from '../core/paths.js';
 import { serverActivity } from '../server/activity.js';
-import { checkNodes, clusterStatus } from '../server/galera.js';
+import { checkNodes } from '../server/galera.js';
 import { installServer, serverFamily, serverReleases, serverStatus, startServer, stopServer } from '../server/index.js';
 import { SUITES, isSupported } from '../workloads/index.js';
 import { formatError } from './errors.js';
@@ -14,7 +14,8 @@ function describe(state) {
   if (state.cluster) {
     const { cluster } = state;
     const cache = state.cacheBytes ? `, cache ${formatSize(state.cacheBytes)} per node` : '';
-    return `${state.version}, a Galera ${cluster.provider ?? ''} cluster "${cluster.name}" of ${cluster.nodes.length} node${cluster.nodes.length === 1 ? '' : 's'} (${cluster.roles}${cache}), endpoints ${cluster.nodes.map((node) => `${node.host}:${node.port}`).join(',')}`;
+    const what = cluster.kind === 'galera' ? `a Galera ${cluster.provider ?? ''} cluster "${cluster.name}" of ${cluster.nodes.length} node${cluster.nodes.length === 1 ? '' : 's'}` : `${cluster.nodes.length} servers`;
+    return `${state.version}, ${what} (${cluster.roles}${cache}), endpoints ${cluster.nodes.map((node) => `${node.host}:${node.port}`).join(',')}`;
   }
   const java = state.java ? `, Java ${state.java.major ?? '?'} from ${state.java.home}` : '';
   const cache = state.cacheBytes ? `, cache ${formatSize(state.cacheBytes)}` : '';
@@ -29,6 +30,10 @@ export function nodeLines(nodes) {
     const where = `  ${node.name} ${node.host}:${node.port} (pid ${node.pid}, ${node.role}, data ${node.dataDir}, log ${node.logFile})`;
     if (!node.running) return `${where}: not running`;
     if (node.error) return `${where}: running, no answer (${node.error})`;
+    if (node.postgres) {
+      const { inRecovery, streaming, replayLagBytes } = node.postgres;
+      return `${where}: ${inRecovery ? `a replica (in recovery), replay ${replayLagBytes} bytes behind what it received` : `the primary, ${streaming} replica${streaming === 1 ? '' : 's'} streaming`}`;
+    }
     const { wsrep } = node;
     return `${where}: ${wsrep.local_state_comment}, ${wsrep.cluster_status}, cluster size ${wsrep.cluster_size}, ready ${wsrep.ready}`;
   });
@@ -65,6 +70,7 @@ export async function serverCommand(argv, { stdout = process.stdout } = {}) {
     if (!['install', 'start'].includes(argv.action)) throw usageError('--nodes applies to install and start (stop and status find the cluster that runs)');
     checkNodes(argv.nodes);
   }
+  if (argv.replicas !== undefined && argv.action !== 'start') throw usageError('--replicas applies to start (stop and status find the replicas that run)');
   const families = String(argv.family).split(',').map((name) => name.trim());
   const servers = families.map((name) => serverFamily(name));
   if (servers.length === 1) return familyCommand(servers[0], argv, { stdout });
@@ -81,6 +87,20 @@ export async function serverCommand(argv, { stdout = process.stdout } = {}) {
     }
   }
   return code;
+}
+
+// The nodes a start asks for: --nodes (a Galera cluster) or --replicas (a PostgreSQL primary and its replicas), as
+// the family takes them; undefined for one server.
+function clusterSize(server, argv) {
+  const flag = argv.nodes !== undefined ? 'nodes' : argv.replicas !== undefined ? 'replicas' : null;
+  if (flag === null) return undefined;
+  if (server.clusterFlag && server.clusterFlag !== flag) throw usageError(`--${flag}: ${server.name} takes --${server.clusterFlag}`);
+  if (flag === 'replicas') {
+    if (!server.startCluster) throw usageError(`--replicas: ${server.name} has no replicas the harness can start (--replicas: postgresql)`);
+    if (!Number.isInteger(argv.replicas) || argv.replicas < 1 || argv.replicas > 8) throw usageError(`--replicas must be a whole number from 1 to 8, not ${argv.replicas}`);
+    return argv.replicas + 1;
+  }
+  return argv.nodes;
 }
 
 async function familyCommand(server, argv, { stdout }) {
@@ -103,12 +123,13 @@ async function familyCommand(server, argv, { stdout }) {
       return ExitCodes.OK;
     case 'start': {
       const cacheBytes = argv.cache === undefined ? null : parseSize(argv.cache);
+      const nodes = clusterSize(server, argv);
       const state = await timed(`starting ${server.name}`, () => startServer(server, {
         cacheDir, port: argv.port, version: argv.version, javaHome: argv['java-home'],
-        cacheBytes, backend: argv.backend, nodes: argv.nodes, log: (line) => { if (!argv.quiet) log(line); },
+        cacheBytes, backend: argv.backend, nodes, log: (line) => { if (!argv.quiet) log(line); },
       }));
       write(`${server.name} ${state.alreadyRunning ? 'is already running' : 'started'}: ${describe(state)}`);
-      if (state.cluster) for (const line of nodeLines(await clusterStatus(state))) write(line);
+      if (state.cluster) for (const line of nodeLines(await server.clusterStatus(state))) write(line);
       // bench run finds the server through the cache directory's state file.
       write(`use it with: ${await runHint(server.adapters[0])}${cacheDir === defaultCacheDir() ? '' : ` --cache-dir ${cacheDir}`}`);
       return ExitCodes.OK;
@@ -125,7 +146,7 @@ async function familyCommand(server, argv, { stdout }) {
     default: {
       const state = serverStatus(server, { cacheDir });
       write(state ? `${server.name} is running: ${describe(state)}` : `${server.name} is not running`);
-      if (state?.cluster) for (const line of nodeLines(await clusterStatus(state))) write(line);
+      if (state?.cluster) for (const line of nodeLines(await server.clusterStatus(state))) write(line);
       const installed = installedLine(server, serverReleases(server, { cacheDir }));
       if (installed) write(installed);
       if (state && argv.activity) for (const line of await serverActivity(server.family, state)) write(line);

@@ -100,6 +100,10 @@ export function recordRun(result, name, run) {
       ...(run.series ? { series: run.series } : {}),
       // A run on a cluster: what each node counted during it (runner/run.js nodeDifferences).
       ...(run.nodes ? { nodes: run.nodes } : {}),
+      // How the operations spread over several endpoints: per endpoint, its connections and the operations it served.
+      ...(run.spread ? { spread: run.spread } : {}),
+      // Reads on replicas: how long the step waited, before its clock, for them to replay the primary's WAL.
+      ...(run.replicaWaitMs !== undefined ? { replicaWaitMs: run.replicaWaitMs } : {}),
     });
   } else {
     entry.runs.push({

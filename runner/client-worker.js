@@ -11,7 +11,7 @@ import { getSuite } from '../workloads/index.js';
 import { monotonicOrigin } from './clients.js';
 import { execute } from './execute.js';
 import { executeOpenLoop } from './open-loop.js';
-import { connectAdapter } from './run.js';
+import { connectAdapter, spreadGrowth } from './run.js';
 
 // Ctrl-C reaches every process of the terminal's group: the parent alone decides, and sends `stop`.
 process.on('SIGINT', () => {});
@@ -49,6 +49,7 @@ async function run(start) {
     process.send({ type: 'ready', origin: monotonicOrigin() });
     await started;
     until(startAt);
+    const spreadBefore = adapter.spread?.() ?? null;
     const meter = meterClient();
     const begin = performance.now();
     const outcome = await (start.rate ? executeOpenLoop : execute)({
@@ -76,6 +77,7 @@ async function run(start) {
       latency: latencyParts(outcome.latencies),
       client,
       openLoop: outcome.openLoop ?? null,
+      spread: spreadBefore && spreadGrowth(spreadBefore, adapter.spread()),
     });
   } finally {
     await adapter.close();

@@ -187,8 +187,11 @@ export async function startClients({
       type: 'start',
       adapterId: description.id,
       // Its connections follow those of the workers before it, so that all of them spread over a cluster's
-      // endpoints as one pool's would (adapters/mysql/spread.js).
-      adapterOptions: { ...adapterOptions, concurrency: shares[i], endpointOffset: shares.slice(0, i).reduce((a, b) => a + b, 0) },
+      // endpoints as one pool's would (adapters/spread.js).
+      adapterOptions: {
+        ...adapterOptions, concurrency: shares[i],
+        ...(adapterOptions.endpoints?.length > 1 && { endpointOffset: shares.slice(0, i).reduce((a, b) => a + b, 0) }),
+      },
       suiteId,
       workload: step.workload.name,
       params: step.params,
@@ -270,6 +273,7 @@ export async function startClients({
       times: times ? { starts, ends } : null,
       latency: mergeLatencyParts(results.map((result) => result.latency)),
       clients: results.map((result) => result.client),
+      spread: addSpreads(results.map((result) => result.spread)),
       starts: results.map((result, w) => result.begin + shifts[w]),
     };
     if (rate) outcome.openLoop = mergeOpenLoop(results.map((result) => ({ ...result.openLoop, completed: result.completed })), completed, wallMs);
@@ -277,4 +281,21 @@ export async function startClients({
   }
 
   return { count, run, close };
+}
+
+// The operations each endpoint served, over every client process (each process's own connections: see
+// adapters/spread.js); null when none spread.
+export function addSpreads(spreads) {
+  const known = spreads.filter(Boolean);
+  if (known.length === 0) return null;
+  const byEndpoint = new Map();
+  for (const spread of known) {
+    for (const { endpoint, connections, operations } of spread) {
+      const sum = byEndpoint.get(endpoint) ?? { endpoint, connections: 0, operations: 0 };
+      sum.connections += connections;
+      sum.operations += operations;
+      byEndpoint.set(endpoint, sum);
+    }
+  }
+  return [...byEndpoint.values()];
 }

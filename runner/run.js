@@ -84,13 +84,14 @@ export async function describeTopology(description, adapter, options, server) {
   if (!(options.endpoints?.length > 1) && !owned) return null;
   const figures = adapter.nodeFigures ? await adapter.nodeFigures() : [];
   return {
-    kind: owned?.kind ?? (figures.some((node) => node.galera) ? 'galera' : 'endpoints'),
+    kind: owned?.kind ?? (figures.some((node) => node.galera) ? 'galera' : figures.some((node) => node.postgres) ? 'streaming' : 'endpoints'),
+    readsFrom: options.readFrom ?? 'primary',
     nodes: options.endpoints.map(({ host, port }, i) => {
       const where = `${host}:${port}`;
       const own = owned?.nodes.find((node) => `${node.host}:${node.port}` === where);
       const reported = figures.find((node) => node.endpoint === where);
       return {
-        name: own?.name ?? reported?.galera?.node ?? `node ${i + 1}`, endpoint: where, role: own?.role ?? null,
+        name: own?.name ?? reported?.galera?.node ?? `node ${i + 1}`, endpoint: where, role: own?.role ?? reported?.postgres?.role ?? null,
         ...(reported?.galera && { galera: reported.galera }),
       };
     }),
@@ -136,6 +137,8 @@ async function runWorkload({
   let outcome;
   let began = null;
   let nodesBefore = null;
+  let replicaWaitMs = null;
+  let spreadBefore = null;
   // The count last shown: a step that threw has no outcome to count from.
   let shown = 0;
   try {
@@ -145,6 +148,9 @@ async function runWorkload({
     // A cluster's nodes count what each of them did (the statements it ran, the bytes it took and sent, what it
     // replicated and wrote): read before and after the step, the step's share recorded per node.
     nodesBefore = config.connection?.endpoints && adapter.nodeFigures ? await untimed.guard(adapter.nodeFigures(), 'reading the nodes\' counters') : null;
+    // Reads on replicas: every write so far (the round's load) replayed on each of them first.
+    replicaWaitMs = adapter.awaitReplicas ? await untimed.guard(adapter.awaitReplicas(), 'waiting for the replicas') : null;
+    spreadBefore = adapter.spread?.() ?? null;
     meter = await measureRun(server);
     if (startAt !== null) await sleepUntil(startAt);
     began = wallNow();
@@ -176,6 +182,10 @@ async function runWorkload({
   if (outcome.stoppedAtDuration) ({ inputs, outcome } = takenPrefix(inputs, outcome));
   const record = { run, ops: inputs.length, ms: outcome.wallMs, resources: usage.resources };
   if (nodesBefore) record.nodes = nodeDifferences(nodesBefore, await untimed.guard(adapter.nodeFigures(), 'reading the nodes\' counters'));
+  if (replicaWaitMs !== null) record.replicaWaitMs = replicaWaitMs;
+  // How the step's operations spread over the endpoints, as the harness's own pools counted them.
+  const spread = outcome.spread ?? (spreadBefore && spreadGrowth(spreadBefore, adapter.spread()));
+  if (spread) record.spread = spread;
   if (params?.durationS) record.series = perSecond(outcome, params.durationS);
   if (outcome.openLoop) record.openLoop = outcome.openLoop;
   if (sharded) {
@@ -222,6 +232,14 @@ async function runWorkload({
   return record;
 }
 
+// Per endpoint, the operations a pool served between two readings of its spread() (adapters/spread.js).
+export function spreadGrowth(before, after) {
+  return after.map((now) => ({
+    endpoint: now.endpoint, connections: now.connections,
+    operations: now.operations - (before.find((then) => then.endpoint === now.endpoint)?.operations ?? 0),
+  }));
+}
+
 // Per node, what its counters (an adapter's nodeFigures()) grew by between `before` and `after`; its cluster state
 // as it was after.
 export function nodeDifferences(before, after) {
@@ -230,7 +248,7 @@ export function nodeDifferences(before, after) {
     const grown = Object.fromEntries(Object.entries(node)
       .filter(([name, value]) => typeof value === 'number' && typeof earlier[name] === 'number')
       .map(([name, value]) => [name, value - earlier[name]]));
-    return { endpoint: node.endpoint, ...grown, ...(node.galera && { galera: node.galera }) };
+    return { endpoint: node.endpoint, ...grown, ...(node.galera && { galera: node.galera }), ...(node.postgres && { postgres: node.postgres }) };
   });
 }
 

@@ -279,7 +279,8 @@ export async function stopNodes(nodes, graceMs = 30_000) {
   let killed = 0;
   for (const node of [...nodes].reverse()) {
     if (!isAlive(node.pid)) continue;
-    const result = await stopProcessTree({ pid: node.pid, request: () => process.kill(node.pid, 'SIGTERM'), graceMs, family: `Galera node ${node.name}` });
+    // PostgreSQL's fast shutdown is SIGINT (its SIGTERM waits for every client to leave).
+    const result = await stopProcessTree({ pid: node.pid, request: () => process.kill(node.pid, node.stopSignal ?? 'SIGTERM'), graceMs, family: `node ${node.name}` });
     killed += result.killed || 0;
   }
   return killed;

@@ -79,6 +79,7 @@ export async function startServer(server, {
   cacheBytes = null, backend, nodes, log = () => {},
 }) {
   if (nodes !== undefined && !server.startCluster) throw usageError(`--nodes: ${server.name} has no cluster the harness can start (--nodes: ${withClusters().join(', ')})`);
+  if (nodes !== undefined && server.clusterFlag === 'replicas' && nodes < 2) throw usageError(`${server.name}: a primary needs at least one replica (--replicas 1 or more)`);
   const recorded = recordedState(cacheDir, server.family);
   const release = releaseOf(server, version, recorded?.release ?? server.defaultVersion);
   const store = backendOf(server, backend, recorded?.backend);
@@ -154,7 +155,7 @@ function backendOf(server, asked, recorded) {
 }
 
 const withBackends = () => SERVER_FAMILIES.filter((name) => SERVERS[name].backends);
-const withClusters = () => SERVER_FAMILIES.filter((name) => SERVERS[name].startCluster);
+const withClusters = () => SERVER_FAMILIES.filter((name) => SERVERS[name].startCluster && !SERVERS[name].clusterFlag);
 
 // Asks the server to stop and, when it has not after `graceMs`, kills its whole process tree. Resolves with its
 // state and `killed` (false, or the number of processes killed), or null when it was not running.

@@ -5,7 +5,7 @@ import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { BenchError, ErrorCodes } from '../core/errors.js';
 import { aptInstall } from './apt.js';
-import { CLUSTER_PACKAGES, clusterDirsOutsideCache, clusterInstalled, startCluster } from './galera.js';
+import { CLUSTER_PACKAGES, clusterDirsOutsideCache, clusterInstalled, clusterStatus, startCluster } from './galera.js';
 import { LOCALHOST, isRoot, run, waitUntilAccepting } from './process.js';
 
 const START_TIMEOUT_MS = 60_000;
@@ -51,6 +51,7 @@ export default {
   },
   // `bench server start mariadb --nodes n`: a Galera cluster instead of one server (galera.js).
   startCluster,
+  clusterStatus,
   dirsOutsideCache: clusterDirsOutsideCache,
 
   async version() {

@@ -1,15 +1,16 @@
-// The pure logic of runs on a cluster: how connections spread over endpoints (adapters/mysql/spread.js), --host's
+// The pure logic of runs on a cluster: how connections spread over endpoints (adapters/spread.js), --host's
 // list of endpoints, the nodes' counters and process figures a run records, a Galera node's ports, and the retry of
 // a write the server rolled back as a conflict.
 // test-needs: none
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SpreadPool, connectionShares } from '../adapters/mysql/spread.js';
+import { SpreadPool, connectionShares } from '../adapters/spread.js';
 import { CONFLICT_ATTEMPTS, ER_LOCK_DEADLOCK, retryConflicts } from '../adapters/mysql/connection.js';
 import { adapterOptions, parseEndpoints } from '../cli/options.js';
 import mysql from '../adapters/mysql/description.js';
-import postgresql from '../adapters/postgresql/description.js';
-import { nodeDifferences } from '../runner/run.js';
+import neo4j from '../adapters/neo4j/description.js';
+import { nodeDifferences, spreadGrowth } from '../runner/run.js';
+import { addSpreads } from '../runner/clients.js';
 import { clusterFigures } from '../resources/measure.js';
 import { checkNodes, nodePorts } from '../server/galera.js';
 import { longestGap, streamThroughFailures, summariseNodeLoss } from '../durability/cluster.js';
@@ -134,8 +135,8 @@ describe('--host a:p,b:p', () => {
     assert.deepEqual(options.endpoints, [{ host: 'a', port: 3307 }, { host: 'b', port: 3306 }]);
     assert.equal(options.host, 'a');
     assert.equal(options.port, 3307);
-    assert.throws(() => adapterOptions(postgresql, argv), /--host names 2 endpoints, but PostgreSQL connects to one server/);
-    assert.deepEqual(adapterOptions(postgresql, { ...argv, host: 'db.example', port: 5433 }).endpoints, [{ host: 'db.example', port: 5433 }]);
+    assert.throws(() => adapterOptions(neo4j, argv), /--host names 2 endpoints, but Neo4j connects to one server/);
+    assert.deepEqual(adapterOptions(neo4j, { ...argv, host: 'db.example', port: 7688 }).endpoints, [{ host: 'db.example', port: 7688 }]);
   });
 
   test('a plain host is no list; a bad item is named', () => {
@@ -271,5 +272,16 @@ describe('node loss, counted', () => {
     assert.equal(summariseNodeLoss([crash(0, false)]).verdict, 'failed');
     assert.match(nodeLossLine(fine), /^verified: 0 of 200 acknowledged writes lost across 2 node kills; 4 writes errored, writes held for 3\.1 s at most, rejoined within 5\.0 s, every node ended with the same rows$/);
     assert.match(nodeLossLine(summariseNodeLoss([crash(0, false)])), /^FAILED: .*1 trial\(s\) ended with nodes holding different rows/);
+  });
+});
+
+describe('the spread a run records', () => {
+  test('a step\'s operations per endpoint: the growth of its pool\'s counts, added over the client processes', () => {
+    const before = [{ endpoint: 'a:1', connections: 2, operations: 10 }, { endpoint: 'b:2', connections: 2, operations: 4 }];
+    const after = [{ endpoint: 'a:1', connections: 2, operations: 60 }, { endpoint: 'b:2', connections: 2, operations: 50 }];
+    assert.deepEqual(spreadGrowth(before, after), [{ endpoint: 'a:1', connections: 2, operations: 50 }, { endpoint: 'b:2', connections: 2, operations: 46 }]);
+    assert.deepEqual(addSpreads([spreadGrowth(before, after), null, [{ endpoint: 'b:2', connections: 1, operations: 4 }]]),
+      [{ endpoint: 'a:1', connections: 2, operations: 50 }, { endpoint: 'b:2', connections: 3, operations: 50 }]);
+    assert.equal(addSpreads([null, null]), null);
   });
 });

@@ -2,7 +2,7 @@
 // turned into E_CONNECT errors that name host:port.
 import mysql from 'mysql2/promise';
 import { BenchError, ErrorCodes } from '../../core/errors.js';
-import { SpreadPool, connectionShares } from './spread.js';
+import { SpreadPool, connectionShares } from '../spread.js';
 
 const ACCESS_DENIED = 'ER_ACCESS_DENIED_ERROR';
 
@@ -30,7 +30,7 @@ export function connectionConfig(options) {
   };
 }
 
-// With several endpoints (options.endpoints), one pool per endpoint behind a SpreadPool (spread.js).
+// With several endpoints (options.endpoints), one pool per endpoint behind a SpreadPool (../spread.js).
 export function createPool(options) {
   if (options.endpoints?.length > 1) {
     const limits = connectionShares(options.concurrency, options.endpoints.length, options.endpointOffset ?? 0);

@@ -39,7 +39,7 @@ export default {
     defaults: { host: '127.0.0.1', port: 3306, user: 'root', database: null },
     passwordEnv: 'BENCH_MYSQL_PASSWORD',
     // Several endpoints (a Galera cluster's nodes): connection j of the run to endpoint j mod n, an operation on an
-    // idle connection of the endpoint with the most idle ones (spread.js). Every node takes reads and writes.
+    // idle connection of the endpoint with the most idle ones (../spread.js). Every node takes reads and writes.
     spread: 'connection j to endpoint j mod n; an operation takes an idle connection of the endpoint with the most idle ones; every endpoint takes reads and writes',
   },
   create(options) {

@@ -38,6 +38,9 @@ export function adapterDescription({ id, name, model, queries }) {
     connection: {
       defaults: { host: '127.0.0.1', port: 5432, user: 'postgres', database: 'postgres' },
       passwordEnv: PASSWORD_ENV,
+      // A primary and its replicas (--host a:p,b:p or `bench server start postgresql --replicas n`).
+      spread: 'every statement to the primary; with --read-from replicas, the document reads to the replicas, connection j to replica j mod n, an operation on an idle connection of the replica with the most idle ones',
+      readFrom: ['primary', 'replicas'],
     },
     create(options) {
       return new PostgresAdapter(options, { label: id, model, queries });

@@ -9,6 +9,7 @@ import { REPORTED_SETTINGS, openPool } from './connection.js';
 import { openPostgresDriver } from './postgres-driver.js';
 import { CopyStream, copyLine } from './copy.js';
 import { deleteDocument, getDocument, insertDocument, updateDocument } from './crud.js';
+import { awaitReplicas, endpointRoles, openReplicaPool, replicatedFigures } from './replicas.js';
 import { graphOperations } from './graph.js';
 import {
   countDocuments as countQueryDocuments, createCollection, dropCollection, importDocuments, indexCollection, runQuery,
@@ -41,6 +42,9 @@ export class PostgresAdapter {
   // The operations' connections when `options.driver` is 'postgres' (postgres-driver.js); null with pg, whose
   // pool then serves them too.
   #postgres = null;
+  // With several endpoints, each with its role (replicas.js); the replicas' pool when reads go to them.
+  #endpoints = null;
+  #replicas = null;
   // The import phase under way, streamed through COPYs (../bulk-load.js).
   #bulk;
   // Prepared statement names by SQL text; every connection of the pool prepares a statement on first use.
@@ -66,6 +70,8 @@ export class PostgresAdapter {
       label,
       table: (name) => this.#names.temp(name),
       rows: (text, values) => this.#run(text, values),
+      // A document's read: on a replica when the run reads from them.
+      read: async (text, values) => (this.#replicas ? (await this.#replicas.query(this.#prepared(text, values))).rows : this.#run(text, values)),
       write: (durable, text, values) => this.#write(durable, text, values),
     };
     this.#queryStore = {
@@ -107,7 +113,28 @@ export class PostgresAdapter {
 
   async connect() {
     if (this.#pool) return;
-    const pool = await openPool(this.#label, this.#options);
+    // A primary and its replicas: every statement to the primary, but with `readFrom: 'replicas'` the document
+    // reads (getDocument: the mixed suite's gets), which the replicas' pool answers (replicas.js).
+    let primaryOptions = this.#options;
+    if (this.#options.endpoints?.length > 1) {
+      this.#endpoints = await endpointRoles(this.#label, this.#options);
+      const primary = this.#endpoints.find((endpoint) => endpoint.role === 'primary');
+      primaryOptions = { ...this.#options, host: primary.host, port: primary.port };
+    }
+    const pool = await openPool(this.#label, primaryOptions);
+    if (this.#options.readFrom === 'replicas') {
+      const replicas = (this.#endpoints ?? []).filter((endpoint) => endpoint.role === 'replica');
+      if (replicas.length === 0) {
+        await pool.end();
+        throw new BenchError(ErrorCodes.CONNECT, `${this.#label}: reads from replicas asked for, but ${this.#endpoints ? 'no endpoint is a replica' : 'the connection goes to one server'} (start one with \`npx bench server start postgresql --replicas 2\`, or list the primary and its replicas in --host)`);
+      }
+      try {
+        this.#replicas = await openReplicaPool(this.#options, replicas, (one) => openPool(this.#label, one));
+      } catch (error) {
+        await pool.end();
+        throw error;
+      }
+    }
     if (this.#options.driver === 'postgres') {
       try {
         this.#postgres = await openPostgresDriver(this.#label, this.#options);
@@ -119,13 +146,33 @@ export class PostgresAdapter {
     this.#pool = pool;
   }
 
+  // With reads on replicas: resolves once every replica has replayed every write the primary acknowledged so far,
+  // with the milliseconds waited (the harness calls it before each step's clock starts).
+  async awaitReplicas() {
+    if (!this.#replicas) return null;
+    return awaitReplicas(this.#label, this.#connection, this.#replicas);
+  }
+
+  // How the reads spread over the replicas (../spread.js), or null when they all go to the primary.
+  spread() {
+    return this.#replicas?.spread() ?? null;
+  }
+
+  // Each endpoint's counters and role (replicas.js), for a run on a primary and its replicas.
+  async nodeFigures() {
+    return replicatedFigures(this.#options, this.#endpoints ?? [{ host: this.#options.host, port: this.#options.port }]);
+  }
+
   async close() {
     this.#bulk.abort();
     const pool = this.#pool;
     const postgres = this.#postgres;
+    const replicas = this.#replicas;
     this.#pool = null;
     this.#postgres = null;
+    this.#replicas = null;
     if (!pool) return;
+    await replicas?.end();
     await postgres?.end();
     // end() serves no request still waiting for a connection: each would stay pending until its connection
     // timeout, on a timer that does not keep the process alive. They get their connection and finish first;

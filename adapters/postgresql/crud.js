@@ -5,6 +5,7 @@
 //   label                           the adapter's id, for messages;
 //   table(collection)               the collection's quoted, schema-qualified table name;
 //   rows(text, values)              the rows of a prepared statement, as arrays;
+//   read(text, values)              as rows, for a document's read: on a replica when the run reads from them;
 //   write(durable, text, values)    the result of a prepared statement run with singleWrite's (false) or
 //                                   singleWriteSync's (true) synchronous_commit.
 import { documentModel } from './document-model.js';
@@ -15,7 +16,7 @@ export async function insertDocument(store, collection, doc, { durable = false }
 }
 
 export async function getDocument(store, collection, key) {
-  const rows = await store.rows(`SELECT doc FROM ${store.table(collection)} WHERE _key = $1`, [key]);
+  const rows = await (store.read ?? store.rows)(`SELECT doc FROM ${store.table(collection)} WHERE _key = $1`, [key]);
   return rows.length === 0 ? null : rows[0][0];
 }
 

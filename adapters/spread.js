@@ -1,4 +1,4 @@
-// One pool over several servers (the nodes of a Galera cluster, --host a:p,b:p,c:p): the run's connections are
+// One pool over several servers (the nodes of a Galera cluster, a PostgreSQL primary's replicas, --host a:p,b:p,c:p): the run's connections are
 // spread round robin over the endpoints (connection j to endpoint j mod n, so each endpoint holds ⌊c/n⌋ or ⌈c/n⌉ of
 // them), and an operation takes an idle connection of the endpoint that has the most idle ones, the next endpoint in
 // turn on a tie: what one pool of c connections would do if its connections lay on several servers. Every endpoint
