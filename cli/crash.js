@@ -38,8 +38,8 @@ const VERDICT_WORDS = {
 export function formatCrash(result) {
   const lines = [`${result.db.name} ${result.db.version}: ${result.config.crash}.`, ''];
   for (const mode of Object.values(result.durability)) {
-    if (mode.kind === 'node-kill') {
-      lines.push(`node kill (${mode.operation} on the other nodes): ${nodeLossLine(mode)}`, `  claim: ${mode.claim}`);
+    if (mode.kind === 'node-kill' || mode.kind === 'network-cut') {
+      lines.push(`${mode.kind === 'network-cut' ? 'network cut' : 'node kill'} (${mode.operation} on the other nodes): ${nodeLossLine(mode)}`, `  claim: ${mode.claim}`);
       continue;
     }
     lines.push(`${mode.operation} (${CLAIM_WORDS[mode.durablePerWrite]}): ${VERDICT_WORDS[mode.verdict](mode)}`);

@@ -71,6 +71,7 @@ export async function serverCommand(argv, { stdout = process.stdout } = {}) {
     checkNodes(argv.nodes);
   }
   if (argv.replicas !== undefined && argv.action !== 'start') throw usageError('--replicas applies to start (stop and status find the replicas that run)');
+  if (argv.netns && (argv.action !== 'start' || argv.nodes === undefined)) throw usageError('--netns applies to start with --nodes (mariadb)');
   const families = String(argv.family).split(',').map((name) => name.trim());
   const servers = families.map((name) => serverFamily(name));
   if (servers.length === 1) return familyCommand(servers[0], argv, { stdout });
@@ -126,7 +127,7 @@ async function familyCommand(server, argv, { stdout }) {
       const nodes = clusterSize(server, argv);
       const state = await timed(`starting ${server.name}`, () => startServer(server, {
         cacheDir, port: argv.port, version: argv.version, javaHome: argv['java-home'],
-        cacheBytes, backend: argv.backend, nodes, log: (line) => { if (!argv.quiet) log(line); },
+        cacheBytes, backend: argv.backend, nodes, netns: Boolean(argv.netns), log: (line) => { if (!argv.quiet) log(line); },
       }));
       write(`${server.name} ${state.alreadyRunning ? 'is already running' : 'started'}: ${describe(state)}`);
       if (state.cluster) for (const line of nodeLines(await server.clusterStatus(state))) write(line);

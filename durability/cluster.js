@@ -3,19 +3,24 @@
 // counted and the next one sent), then the killed node is started again and rejoins (by IST from a survivor's
 // cache), and every node is read: each must hold every acknowledged write, and all of them the same rows.
 // Galera's promise: a write acknowledged by a node of the primary component survives the loss of a minority.
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { BenchError, ErrorCodes, withTimeout } from '../core/errors.js';
 import { connectAdapter } from '../runner/run.js';
-import { killNode, startNode } from '../server/galera.js';
+import { killNode, startNode, wsrepStatus } from '../server/galera.js';
+import { setNodeLink } from '../server/netns.js';
 import { stateFile } from '../server/state.js';
 import { AckLog, readAckLog } from './ack-log.js';
 import { insertFor, insertKey } from './load.js';
 
-export const NODE_LOSS_KIND = 'node loss: SIGKILL to one node\'s process tree under write load on the others, then the node started again; '
-  + 'every node is read afterwards';
+export const NODE_LOSS_KIND = 'node loss: SIGKILL to one node\'s process tree under write load on the others, then the node started again '
+  + '(and, for nodes in network namespaces, one node cut off the network the same way, then its link restored); every node is read afterwards';
 export const NODE_KILL = 'node-kill';
+export const NETWORK_CUT = 'network-cut';
+const REJOIN_TIMEOUT_MS = 120_000;
+// "WSREP has not yet prepared node for application use": a node outside the primary component refuses queries.
+const ER_UNKNOWN_COM_ERROR = 1047;
 // The insert the load sends: singleWrite under the run's durability term.
 const MODE = 'singleWrite';
 // How long the load goes on after the kill: past the cluster's eviction of the dead node (3 s inactive timeout).
@@ -104,8 +109,41 @@ function sameRows(readings) {
   return rest.every((reading) => reading.keys.size === first.keys.size && [...reading.keys].every((key) => first.keys.has(key)));
 }
 
-// One trial: kill node `victim` (1-based) `killAfterMs` into the load on the others.
-async function nodeTrial({ description, options, target, victim, concurrency, trial, logFile, documents, killAfterMs, cacheDir }) {
+// Until node `node` says it is Synced in a primary component again (over its Unix socket); the milliseconds it took.
+async function untilSynced(node, timeoutMs = REJOIN_TIMEOUT_MS) {
+  const began = performance.now();
+  for (;;) {
+    try {
+      const status = await wsrepStatus(node, 2000);
+      if (status.local_state_comment === 'Synced' && status.cluster_status === 'Primary') return Math.round(performance.now() - began);
+    } catch {
+      // not answering yet
+    }
+    if (performance.now() - began > timeoutMs) throw new BenchError(ErrorCodes.TIMEOUT, `node ${node.name} was not back in sync within ${timeoutMs / 1000} s of its network's return`);
+    await sleep(100);
+  }
+}
+
+// What the cut-off node answers to a read while it is cut off: refused (Galera's 1047, not part of a primary
+// component) or not.
+async function probeCutNode(node, collection, table) {
+  const { default: mysql } = await import('mysql2/promise');
+  let connection;
+  try {
+    connection = await mysql.createConnection({ socketPath: node.socket, user: 'root', connectTimeout: 5000 });
+    await connection.query(`SELECT COUNT(*) FROM ${table(collection)}`);
+    return { refused: false, message: 'answered the read' };
+  } catch (error) {
+    // Only Galera's own refusal counts; any other error says nothing of the node's state.
+    return { refused: error.errno === ER_UNKNOWN_COM_ERROR, message: error.message };
+  } finally {
+    connection?.destroy();
+  }
+}
+
+// One trial: `fault` node `victim` (1-based) `killAfterMs` into the load on the others: 'node-kill' (SIGKILL, then
+// started again) or 'network-cut' (its link down for as long as a kill's load goes on, then up again).
+async function nodeTrial({ description, options, target, victim, concurrency, trial, logFile, documents, killAfterMs, cacheDir, fault = NODE_KILL }) {
   const { cluster } = target.state;
   const survivors = cluster.nodes.filter((node) => node.k !== victim);
   const dead = cluster.nodes.find((node) => node.k === victim);
@@ -121,13 +159,23 @@ async function nodeTrial({ description, options, target, victim, concurrency, tr
   const load = streamThroughFailures({ adapter, insert: insertFor(description, MODE), collection, documents, concurrency, log, trial });
   let killedAt;
   let stoppedAt;
+  let probe = null;
   try {
     await withTimeout(load.firstAck, FIRST_ACK_TIMEOUT_MS, `no write was acknowledged within ${FIRST_ACK_TIMEOUT_MS / 1000} s`);
     await sleep(killAfterMs);
     killedAt = performance.now();
-    await killNode(dead);
-    await sleep(AFTER_KILL_MS);
+    if (fault === NETWORK_CUT) {
+      await setNodeLink(cluster.layout.network, victim, false);
+      // Past the others' eviction of it: it is a component of its own, which Galera makes refuse every query.
+      await sleep(AFTER_KILL_MS - 1000);
+      probe = await probeCutNode(dead, collection, (name) => `\`${options.namespace}\`.tmp_${name}`);
+      await sleep(1000);
+    } else {
+      await killNode(dead);
+      await sleep(AFTER_KILL_MS);
+    }
   } finally {
+    if (fault === NETWORK_CUT && killedAt !== undefined) await setNodeLink(cluster.layout.network, victim, true);
     stoppedAt = performance.now();
     load.stop();
     await settled(load.done, SETTLE_MS);
@@ -136,14 +184,20 @@ async function nodeTrial({ description, options, target, victim, concurrency, tr
   }
   const refusedMs = Math.round(longestGap(load.acks, killedAt, stoppedAt));
   const erroredAfterKill = load.failures.filter((failure) => failure.at >= killedAt).length;
-  // The node again, on its own data: it rejoins by IST from a survivor.
-  const began = performance.now();
-  const restarted = await startNode(cluster.layout, victim, { rejoin: true });
-  const rejoinMs = Math.round(performance.now() - began);
-  // The state names the node's new process (and, for the first node, the cluster's pid).
-  Object.assign(dead, restarted);
-  if (victim === 1) Object.assign(target.state, { pid: restarted.pid });
-  writeFileSync(stateFile(cacheDir, target.server.family), `${JSON.stringify(target.state, null, 2)}\n`);
+  let rejoinMs;
+  if (fault === NETWORK_CUT) {
+    // Its network back: the node finds the primary component again and catches up by IST.
+    rejoinMs = await untilSynced(dead);
+  } else {
+    // The node again, on its own data: it rejoins by IST from a survivor.
+    const began = performance.now();
+    const restarted = await startNode(cluster.layout, victim, { rejoin: true });
+    rejoinMs = Math.round(performance.now() - began);
+    // The state names the node's new process (and, for the first node, the cluster's pid).
+    Object.assign(dead, restarted);
+    if (victim === 1) Object.assign(target.state, { pid: restarted.pid });
+    writeFileSync(stateFile(cacheDir, target.server.family), `${JSON.stringify(target.state, null, 2)}\n`);
+  }
   const acknowledged = readAckLog(logFile);
   const readings = await readEveryNode(description, options, cluster.nodes, collection, acknowledged);
   await withAdapter(description, optionsFor({ ...options, concurrency: 1 }, [cluster.nodes[0]]), (one) => one.dropTempCollection(collection));
@@ -151,6 +205,7 @@ async function nodeTrial({ description, options, target, victim, concurrency, tr
   return {
     trial, node: dead.name, killAfterMs, acknowledged: acknowledged.length, lost: lost.size, errored: load.failures.length,
     erroredAfterKill, refusedMs, rejoinMs, consistent: sameRows(readings),
+    ...(probe && { cutNode: probe }),
     nodes: readings.map(({ node, rows, missing }) => ({ node, rows, lost: missing.length, missing: missing.slice(0, MISSING_EXAMPLES) })),
     errors: [...new Set(load.failures.map((failure) => failure.message))].slice(0, 3),
   };
@@ -158,34 +213,47 @@ async function nodeTrial({ description, options, target, victim, concurrency, tr
 
 // The cluster's section of the crash result: { 'node-kill': { operation, kind, trials, acknowledged, lost, errored,
 // refusedMs, rejoinMs, inconsistent, claim, durablePerWrite, verdict, crashes } }. Node k = trial's turn, in order.
+// The faults a cluster can be put through: a kill always, a network cut when its nodes run in namespaces.
+export function clusterFaults(state) {
+  return state.cluster.layout?.network ? [NODE_KILL, NETWORK_CUT] : [NODE_KILL];
+}
+
 export async function nodeLossTest({ description, target, options, trials, concurrency, random, documents, workDir, cacheDir, progress, window, onUpdate = () => {} }) {
-  const crashes = [];
   const nodes = target.state.cluster.nodes.length;
   if (nodes < 3) {
     throw new BenchError(ErrorCodes.USAGE, `a node-loss test needs a cluster of 3 nodes or more, so that the others keep a majority (this one has ${nodes}); start it with \`npx bench server start ${target.server.family} --nodes 3\``);
   }
-  for (let trial = 1; trial <= trials; trial += 1) {
-    const victim = ((trial - 1) % nodes) + 1;
-    const killAfterMs = Math.round(window.from + random.next() * (window.to - window.from));
-    const logFile = path.join(workDir, `${description.id}-${NODE_KILL}-${trial}.log`);
-    const crash = await nodeTrial({ description, options, target, victim, concurrency, trial, logFile, documents, killAfterMs, cacheDir });
-    crashes.push(crash);
-    progress?.log(`${description.id} node kill ${trial}/${trials}: ${crash.node} killed ${(killAfterMs / 1000).toFixed(2)} s into the load, `
-      + `${crash.acknowledged} writes acknowledged, ${crash.lost} lost, ${crash.errored} errored, writes held for ${(crash.refusedMs / 1000).toFixed(1)} s at most; `
-      + `rejoined in ${(crash.rejoinMs / 1000).toFixed(1)} s; ${crash.consistent ? 'every node holds the same rows' : 'THE NODES DIFFER'}`);
-    const section = { [NODE_KILL]: summariseNodeLoss(crashes) };
-    await onUpdate(section);
+  const section = {};
+  for (const fault of clusterFaults(target.state)) {
+    const crashes = [];
+    for (let trial = 1; trial <= trials; trial += 1) {
+      const victim = ((trial - 1) % nodes) + 1;
+      const killAfterMs = Math.round(window.from + random.next() * (window.to - window.from));
+      const logFile = path.join(workDir, `${description.id}-${fault}-${trial}.log`);
+      rmSync(logFile, { force: true });
+      const crash = await nodeTrial({ description, options, target, victim, concurrency, trial, logFile, documents, killAfterMs, cacheDir, fault });
+      crashes.push(crash);
+      const what = fault === NETWORK_CUT ? `${crash.node} cut off the network` : `${crash.node} killed`;
+      progress?.log(`${description.id} ${fault} ${trial}/${trials}: ${what} ${(killAfterMs / 1000).toFixed(2)} s into the load, `
+        + `${crash.acknowledged} writes acknowledged, ${crash.lost} lost, ${crash.errored} errored, writes held for ${(crash.refusedMs / 1000).toFixed(1)} s at most; `
+        + (crash.cutNode ? `while cut off it ${crash.cutNode.refused ? `refused a read (${crash.cutNode.message})` : 'ANSWERED a read'}; ` : '')
+        + `back in sync in ${(crash.rejoinMs / 1000).toFixed(1)} s; ${crash.consistent ? 'every node holds the same rows' : 'THE NODES DIFFER'}`);
+      section[fault] = summariseNodeLoss(crashes, fault);
+      await onUpdate(section);
+    }
   }
-  return { [NODE_KILL]: summariseNodeLoss(crashes) };
+  return section;
 }
 
-export function summariseNodeLoss(crashes) {
+export function summariseNodeLoss(crashes, fault = NODE_KILL) {
   const sum = (field) => crashes.reduce((total, crash) => total + crash[field], 0);
   const lost = sum('lost');
   const inconsistent = crashes.filter((crash) => !crash.consistent).length;
+  const answeredCut = crashes.filter((crash) => crash.cutNode && !crash.cutNode.refused).length;
   return {
     operation: MODE,
-    kind: NODE_KILL,
+    kind: fault,
+    ...(fault === NETWORK_CUT && { cutNodeAnswered: answeredCut }),
     trials: crashes.length,
     acknowledged: sum('acknowledged'),
     lost,

@@ -154,7 +154,6 @@ export async function crashTest({
   mkdirSync(workDir, { recursive: true });
   // A cluster loses one node at a time, the others under load (cluster.js).
   if (target.kind === 'server' && target.state.cluster) {
-    for (const trial of Array.from({ length: trials }, (_, i) => i + 1)) rmSync(path.join(workDir, `${description.id}-node-kill-${trial}.log`), { force: true });
     return nodeLossTest({
       description, target, options, trials, concurrency, random, documents, workDir, cacheDir, progress, window: KILL_WINDOW_MS, onUpdate,
     });

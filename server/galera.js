@@ -18,6 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { BenchError, ErrorCodes, usageError } from '../core/errors.js';
 import { LOCALHOST, isRoot, logTail, portIsFree, run, stopProcessTree, waitUntilAccepting, killTree, treeOf } from './process.js';
+import { createNetwork, nodeAddress, removeNetwork } from './netns.js';
 import { isAlive } from './state.js';
 
 export const PROVIDER = '/usr/lib/galera/libgalera_smm.so';
@@ -112,29 +113,40 @@ export async function providerVersion() {
   }
 }
 
-function nodeArgs({ base, k, nodes, port, user, cacheBytes, bootstrap, startPosition }) {
+// Where node k listens: 127.0.0.1, or its namespace's address (netns.js).
+export function nodeHost(layout, k) {
+  return layout.network ? nodeAddress(layout.network, k) : LOCALHOST;
+}
+
+function nodeArgs({ base, k, nodes, port, user, cacheBytes, bootstrap, startPosition, network }) {
   const own = nodePorts(port, k);
   const dir = path.join(base, `n${k}`);
-  const members = Array.from({ length: nodes }, (_, i) => `${LOCALHOST}:${nodePorts(port, i + 1).gcomm}`);
+  const host = nodeHost({ network }, k);
+  const members = Array.from({ length: nodes }, (_, i) => `${nodeHost({ network }, i + 1)}:${nodePorts(port, i + 1).gcomm}`);
   return [
     '--no-defaults', ...(user ? [`--user=${user}`] : []), `--datadir=${path.join(dir, 'data')}`,
-    `--bind-address=${LOCALHOST}`, `--port=${own.sql}`, `--socket=${path.join(dir, 'mariadb.sock')}`,
+    `--bind-address=${host}`, `--port=${own.sql}`, `--socket=${path.join(dir, 'mariadb.sock')}`,
     `--pid-file=${path.join(dir, 'mariadb.pid')}`, ...NODE_FLAGS,
     ...(cacheBytes ? [`--innodb-buffer-pool-size=${cacheBytes}`] : []),
     '--wsrep-on=ON', `--wsrep-provider=${PROVIDER}`, `--wsrep-cluster-name=${CLUSTER_NAME}`,
     `--wsrep-cluster-address=gcomm://${members.join(',')}`,
-    `--wsrep-node-address=${LOCALHOST}:${own.gcomm}`, `--wsrep-node-name=n${k}`,
-    `--wsrep-provider-options=gmcast.listen_addr=tcp://${LOCALHOST}:${own.gcomm};ist.recv_addr=${LOCALHOST}:${own.ist};${PROVIDER_OPTIONS.join(';')}`,
-    '--wsrep-sst-method=rsync', `--wsrep-sst-receive-address=${LOCALHOST}:${own.sst}`,
+    `--wsrep-node-address=${host}:${own.gcomm}`, `--wsrep-node-name=n${k}`,
+    `--wsrep-provider-options=gmcast.listen_addr=tcp://${host}:${own.gcomm};ist.recv_addr=${host}:${own.ist};${PROVIDER_OPTIONS.join(';')}`,
+    '--wsrep-sst-method=rsync', `--wsrep-sst-receive-address=${host}:${own.sst}`,
     `--wsrep-slave-threads=${Math.max(1, os.availableParallelism?.() ?? os.cpus().length)}`,
     ...(bootstrap ? ['--wsrep-new-cluster'] : []),
     ...(startPosition ? [`--wsrep-start-position=${startPosition}`] : []),
   ];
 }
 
-async function wsrepStatus(node, timeoutMs = 5000) {
+// Over the node's Unix socket, which reaches a node in a namespace of its own too, and even one cut off the network.
+async function nodeSession(node, timeoutMs) {
   const { default: mysql } = await import('mysql2/promise');
-  const connection = await mysql.createConnection({ host: node.host, port: node.port, user: 'root', connectTimeout: timeoutMs });
+  return mysql.createConnection({ socketPath: node.socket, user: 'root', connectTimeout: timeoutMs });
+}
+
+export async function wsrepStatus(node, timeoutMs = 5000) {
+  const connection = await nodeSession(node, timeoutMs);
   try {
     const [rows] = await connection.query("SHOW STATUS WHERE Variable_name IN ('wsrep_cluster_size', 'wsrep_cluster_status', 'wsrep_local_state_comment', 'wsrep_ready', 'wsrep_connected', 'wsrep_provider_version', 'wsrep_local_index')");
     return Object.fromEntries(rows.map(({ Variable_name: name, Value: value }) => [name.replace(/^wsrep_/, ''), value]));
@@ -196,7 +208,8 @@ async function recoveredPosition(args, dir) {
 // recovers its position (IST instead of a full copy).
 export async function startNode(layout, k, { bootstrap = false, rejoin = false, syncTimeoutMs = SYNC_TIMEOUT_MS } = {}) {
   const own = nodePorts(layout.port, k);
-  for (const free of [own.sql, own.gcomm, own.ist, own.sst]) {
+  // A node in a namespace of its own has its ports to itself.
+  for (const free of layout.network ? [] : [own.sql, own.gcomm, own.ist, own.sst]) {
     if (!(await portIsFree(free))) {
       throw new BenchError(ErrorCodes.USAGE, `port ${LOCALHOST}:${free} (Galera node n${k}) is already in use; start the cluster on another --port (node k takes ${PORT_BLOCK} ports from port + ${PORT_BLOCK} × (k − 1))`);
     }
@@ -212,11 +225,20 @@ export async function startNode(layout, k, { bootstrap = false, rejoin = false, 
   const log = openSync(logFile, 'a');
   // The node writes its error log itself, after it took the mysql user's identity.
   if (layout.user) await run('chown', [`${layout.user}:${layout.user}`, logFile]);
-  const child = spawn('mariadbd', [...args, `--log-error=${logFile}`], { detached: true, stdio: ['ignore', log, log] });
+  // In a namespace, through `ip netns exec`, which execs the server itself: the pid is mariadbd's.
+  const namespace = layout.network?.nodes.find((one) => one.k === k).namespace;
+  const [program, programArgs] = namespace
+    ? ['ip', ['netns', 'exec', namespace, 'mariadbd', ...args, `--log-error=${logFile}`]]
+    : ['mariadbd', [...args, `--log-error=${logFile}`]];
+  const child = spawn(program, programArgs, { detached: true, stdio: ['ignore', log, log] });
   closeSync(log);
   child.unref();
-  const node = { name: `n${k}`, k, host: LOCALHOST, port: own.sql, gcommPort: own.gcomm, pid: child.pid, dataDir: data, logFile, socket: path.join(dir, 'mariadb.sock') };
-  await waitUntilAccepting({ port: own.sql, pid: child.pid, timeoutMs: syncTimeoutMs, logFile, family: `Galera node n${k}` });
+  const host = nodeHost(layout, k);
+  const node = {
+    name: `n${k}`, k, host, port: own.sql, gcommPort: own.gcomm, pid: child.pid, dataDir: data, logFile, socket: path.join(dir, 'mariadb.sock'),
+    ...(namespace && { namespace }),
+  };
+  await waitUntilAccepting({ port: own.sql, pid: child.pid, timeoutMs: syncTimeoutMs, logFile, family: `Galera node n${k}`, host });
   await waitUntilSynced(node, syncTimeoutMs);
   return { ...node, startedAt: new Date().toISOString() };
 }
@@ -238,26 +260,33 @@ async function initNode(base, k, user) {
 // Starts a cluster of `nodes` from fresh data directories, one node after the other (a joiner copies its data from
 // a node in sync). Resolves with the state's fields: the first node's host, port and pid (what a single server
 // records) and `cluster`, every node. A failure stops the nodes already started.
-export async function startCluster({ dir, port, cacheDir, nodes, cacheBytes = null, log = () => {} }) {
+// `netns`: each node in a network namespace of its own (root only), on a private subnet the root namespace reaches
+// through an address of its own there.
+export async function startCluster({ dir, port, cacheDir, nodes, cacheBytes = null, netns = false, log = () => {} }) {
   checkNodes(nodes);
   if (!(await clusterInstalled())) {
     throw new BenchError(ErrorCodes.USAGE, `a Galera cluster needs ${CLUSTER_PACKAGES.join(' and ')}; run \`npx bench server install mariadb --nodes ${nodes}\``);
   }
   const user = await osUser();
   const base = clusterBase(dir, cacheDir);
+  // Each node in a network namespace of its own, which a network cut can take off the network (netns.js).
+  const network = netns ? await createNetwork({ tag: createHash('sha1').update(path.resolve(cacheDir)).digest('hex').slice(0, 4), nodes }) : null;
   if (isRoot()) mkdirSync(path.dirname(base), { recursive: true, mode: 0o755 });
   mkdirSync(base, { recursive: true });
   if (user) await run('chown', [`${user}:${user}`, base]);
-  const layout = { base, nodes, port, user, cacheBytes };
+  const layout = { base, nodes, port, user, cacheBytes, ...(network && { network }) };
   const started = [];
   try {
     for (let k = 1; k <= nodes; k += 1) {
       await initNode(base, k, user);
-      log(`Galera node n${k} of ${nodes}: starting${k === 1 ? ' (bootstrap)' : ' (joins by a full copy)'}`);
+      log(`Galera node n${k} of ${nodes}: starting${k === 1 ? ' (bootstrap)' : ' (joins by a full copy)'}${network ? ` in namespace ${network.nodes[k - 1].namespace} at ${nodeHost(layout, k)}` : ''}`);
       started.push(await startNode(layout, k, { bootstrap: k === 1 }));
+      // The harness connects from its own address on the subnet: root may log in from there, as from localhost.
+      if (k === 1 && network) await allowClient(started[0], network.rootAddress);
     }
   } catch (error) {
     await stopNodes(started);
+    if (network) await removeNetwork(network);
     throw error;
   }
   const first = started[0];
@@ -268,9 +297,25 @@ export async function startCluster({ dir, port, cacheDir, nodes, cacheBytes = nu
       kind: 'galera', name: CLUSTER_NAME, provider: await providerVersion(), layout,
       providerOptions: PROVIDER_OPTIONS, sst: 'rsync', roles: 'every node a primary (synchronous multi-primary)',
       reads: `causal (wsrep_sync_wait=${SYNC_WAIT}): a read sees every write the cluster acknowledged before it began`,
+      network: network ? `each node in a network namespace of its own on ${network.cidr}, the harness at ${network.rootAddress}` : 'every node on 127.0.0.1',
       nodes: started.map((node) => ({ ...node, role: 'primary' })),
     },
   };
+}
+
+async function allowClient(node, address) {
+  const connection = await nodeSession(node, 10_000);
+  try {
+    await connection.query(`CREATE USER IF NOT EXISTS 'root'@'${address}'`);
+    await connection.query(`GRANT ALL PRIVILEGES ON *.* TO 'root'@'${address}' WITH GRANT OPTION`);
+  } finally {
+    connection.destroy();
+  }
+}
+
+// What a cluster leaves beside its nodes once they stopped: its network namespaces.
+export async function removeClusterNetwork(state) {
+  if (state.cluster?.layout?.network) await removeNetwork(state.cluster.layout.network);
 }
 
 // Stops nodes last first, so that the first, which a new cluster bootstraps from, stops last. Resolves with the

@@ -11,7 +11,7 @@ import neo4j from './neo4j.js';
 import orientdb from './orientdb.js';
 import postgresql from './postgresql.js';
 import pouchdb from './pouchdb.js';
-import { clusterInstalled, stopNodes } from './galera.js';
+import { clusterInstalled, removeClusterNetwork, stopNodes } from './galera.js';
 import { chooseJava } from './java.js';
 import { confirmOwnListener, isProgram, killTree, requireFreePort, stopProcessTree, treeOf } from './process.js';
 import { recordedState, runningServer, stateFile } from './state.js';
@@ -76,7 +76,7 @@ export function serverReleases(server, { cacheDir }) {
 // `log` hears of each node's start.
 export async function startServer(server, {
   cacheDir, port = server.defaultPort, version, javaHome = process.env.BENCH_JAVA_HOME, confirmTimeoutMs = CONFIRM_TIMEOUT_MS,
-  cacheBytes = null, backend, nodes, log = () => {},
+  cacheBytes = null, backend, nodes, netns = false, log = () => {},
 }) {
   if (nodes !== undefined && !server.startCluster) throw usageError(`--nodes: ${server.name} has no cluster the harness can start (--nodes: ${withClusters().join(', ')})`);
   if (nodes !== undefined && server.clusterFlag === 'replicas' && nodes < 2) throw usageError(`${server.name}: a primary needs at least one replica (--replicas 1 or more)`);
@@ -119,7 +119,7 @@ export async function startServer(server, {
   const backing = store && server.backendServer?.(store);
   const backendState = backing ? await startServer(SERVERS[backing], { cacheDir }) : null;
   const started = nodes !== undefined
-    ? await server.startCluster({ dir, port, cacheDir, nodes, cacheBytes, log })
+    ? await server.startCluster({ dir, port, cacheDir, nodes, cacheBytes, netns, log })
     : await server.start({ dir, port, cacheDir, release, java, cacheBytes, ...(store && { backend: store, backendState }) });
   try {
     // Every port the server binds: a server that cannot bind its second one shuts down after it bound the first.
@@ -128,7 +128,10 @@ export async function startServer(server, {
       : [port, ...(started.otherPorts ?? [])].map((own) => ({ pid: started.pid, port: own, logFile: started.logFile, family: server.name }));
     for (const listener of listeners) await confirmOwnListener({ ...listener, timeoutMs: confirmTimeoutMs });
   } catch (error) {
-    if (started.cluster) await stopNodes(started.cluster.nodes, 0);
+    if (started.cluster) {
+      await stopNodes(started.cluster.nodes, 0);
+      await removeClusterNetwork(started);
+    }
     else await killTree(await treeOf(started.pid), server.name);
     throw error;
   }
@@ -167,6 +170,7 @@ export async function stopServer(server, { cacheDir, graceMs = STOP_GRACE_MS }) 
   }
   if (state.cluster) {
     const killed = await stopNodes(state.cluster.nodes.filter((node) => isProgram(node.pid, state.program)), graceMs);
+    await removeClusterNetwork(state);
     rmSync(stateFile(cacheDir, server.family), { force: true });
     return { ...state, killed, graceMs };
   }

@@ -65,10 +65,11 @@ export async function logTail(file) {
 
 // Resolves once `port` accepts TCP connections; rejects with the log's tail when the process dies first or
 // the time runs out (then the process started is killed, so nothing stays behind).
-export async function waitUntilAccepting({ port, pid, timeoutMs, logFile, family }) {
+// `host`: where it listens (127.0.0.1 unless a cluster's node in a network namespace of its own).
+export async function waitUntilAccepting({ port, pid, timeoutMs, logFile, family, host = LOCALHOST }) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (await accepts(port, LOCALHOST)) return;
+    if (await accepts(port, host)) return;
     if (pid !== undefined && !isAlive(pid)) {
       throw new BenchError(ErrorCodes.CONNECT, `${family} exited during start-up; the end of ${logFile}:\n${await logTail(logFile)}`);
     }
@@ -76,7 +77,7 @@ export async function waitUntilAccepting({ port, pid, timeoutMs, logFile, family
   }
   if (pid !== undefined) await killTree(await treeOf(pid), family);
   throw new BenchError(ErrorCodes.TIMEOUT,
-    `${family} did not accept connections on ${LOCALHOST}:${port} within ${timeoutMs / 1000} s (killed); the end of ${logFile}:\n${await logTail(logFile)}`);
+    `${family} did not accept connections on ${host}:${port} within ${timeoutMs / 1000} s (killed); the end of ${logFile}:\n${await logTail(logFile)}`);
 }
 
 // Resolves once the part of `logFile` written after byte `from` matches `pattern`: for a server that accepts
@@ -112,10 +113,11 @@ async function readFrom(file, from) {
 }
 
 // The inodes of the TCP sockets listening on `port`, on any address, IPv4 or IPv6 (a Java server binds
-// 127.0.0.1 through an IPv6 socket).
-export async function listeningInodes(port) {
+// 127.0.0.1 through an IPv6 socket), in the network namespace of `pid` (this process's by default: a cluster's node
+// may run in a namespace of its own).
+export async function listeningInodes(port, pid = 'self') {
   const inodes = new Set();
-  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+  for (const table of [`/proc/${pid}/net/tcp`, `/proc/${pid}/net/tcp6`]) {
     let text;
     try {
       text = await readFile(table, 'utf8');
@@ -145,7 +147,7 @@ async function socketInodes(pid) {
 // The pid of the process in `pid`'s tree (itself or a descendant: a wrapper script, runuser, a forked
 // server) that holds a socket listening on `port`, or null when none does.
 export async function listenerInTree(pid, port) {
-  const listening = await listeningInodes(port);
+  const listening = await listeningInodes(port, pid);
   if (listening.size === 0) return null;
   for (const member of await processTree(pid)) {
     if ((await socketInodes(member)).some((inode) => listening.has(inode))) return member;

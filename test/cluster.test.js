@@ -272,6 +272,11 @@ describe('node loss, counted', () => {
     assert.equal(summariseNodeLoss([crash(0, false)]).verdict, 'failed');
     assert.match(nodeLossLine(fine), /^verified: 0 of 200 acknowledged writes lost across 2 node kills; 4 writes errored, writes held for 3\.1 s at most, rejoined within 5\.0 s, every node ended with the same rows$/);
     assert.match(nodeLossLine(summariseNodeLoss([crash(0, false)])), /^FAILED: .*1 trial\(s\) ended with nodes holding different rows/);
+    const cut = summariseNodeLoss([{ ...crash(0, true), cutNode: { refused: true } }, { ...crash(0, true), cutNode: { refused: false } }], 'network-cut');
+    assert.equal(cut.kind, 'network-cut');
+    assert.equal(cut.cutNodeAnswered, 1);
+    assert.match(nodeLossLine(cut), /across 2 network cuts; .*; the cut-off node ANSWERED a read in 1 of 2 cuts/);
+    assert.match(nodeLossLine(summariseNodeLoss([{ ...crash(0, true), cutNode: { refused: true } }], 'network-cut')), /the cut-off node refused reads in every cut$/);
   });
 });
 

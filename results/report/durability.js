@@ -18,13 +18,14 @@ export function durabilityReport(documents) {
       const mode = database.modes.get(operation)
         ?? { operation, trials: 0, acknowledged: 0, lost: 0, durablePerWrite: figures.durablePerWrite, claim: figures.claim,
           // A cluster's node-loss test (durability/cluster.js) counts more.
-          ...(figures.kind === 'node-kill' && { kind: figures.kind, written: figures.operation, errored: 0, refusedMs: { max: 0 }, rejoinMs: { max: 0 }, inconsistent: 0 }) };
+          ...(['node-kill', 'network-cut'].includes(figures.kind) && { kind: figures.kind, written: figures.operation, errored: 0, refusedMs: { max: 0 }, rejoinMs: { max: 0 }, inconsistent: 0, cutNodeAnswered: 0 }) };
       mode.trials += figures.trials;
       mode.acknowledged += figures.acknowledged;
       mode.lost += figures.lost;
-      if (mode.kind === 'node-kill') {
+      if (mode.kind === 'node-kill' || mode.kind === 'network-cut') {
         mode.errored += figures.errored;
         mode.inconsistent += figures.inconsistent;
+        mode.cutNodeAnswered += figures.cutNodeAnswered ?? 0;
         mode.refusedMs.max = Math.max(mode.refusedMs.max, figures.refusedMs.max);
         mode.rejoinMs.max = Math.max(mode.rejoinMs.max, figures.rejoinMs.max);
       }
@@ -42,14 +43,17 @@ export function durabilityReport(documents) {
 
 // "verified: 0 of 4,210 acknowledged writes lost across 5 node kills; ..." for a cluster's node-loss test.
 export function nodeLossLine(mode) {
-  const counts = `${formatCount(mode.lost)} of ${formatCount(mode.acknowledged)} acknowledged writes lost across ${formatCount(mode.trials)} node kill${mode.trials === 1 ? '' : 's'}`;
+  const fault = mode.kind === 'network-cut' ? 'network cut' : 'node kill';
+  const counts = `${formatCount(mode.lost)} of ${formatCount(mode.acknowledged)} acknowledged writes lost across ${formatCount(mode.trials)} ${fault}${mode.trials === 1 ? '' : 's'}`;
   const rest = `${formatCount(mode.errored)} writes errored, writes held for ${(mode.refusedMs.max / 1000).toFixed(1)} s at most, rejoined within ${(mode.rejoinMs.max / 1000).toFixed(1)} s`
     + `, ${mode.inconsistent === 0 ? 'every node ended with the same rows' : `${mode.inconsistent} trial(s) ended with nodes holding different rows`}`;
-  return `${mode.verdict === 'verified' ? 'verified' : 'FAILED'}: ${counts}; ${rest}`;
+  const cut = mode.kind === 'network-cut'
+    ? `; the cut-off node ${mode.cutNodeAnswered ? `ANSWERED a read in ${mode.cutNodeAnswered} of ${mode.trials} cuts (a node outside the primary component should refuse)` : 'refused reads in every cut'}` : '';
+  return `${mode.verdict === 'verified' ? 'verified' : 'FAILED'}: ${counts}; ${rest}${cut}`;
 }
 
 export function durabilityLine(mode) {
-  if (mode.kind === 'node-kill') return nodeLossLine(mode);
+  if (mode.kind === 'node-kill' || mode.kind === 'network-cut') return nodeLossLine(mode);
   const counts = `${formatCount(mode.lost)} of ${formatCount(mode.acknowledged)} acknowledged writes lost in ${formatCount(mode.trials)} crashes`;
   if (mode.verdict === 'verified') return `verified: ${counts}`;
   if (mode.verdict === 'failed') return `FAILED: ${counts}, though declared durable per write`;
@@ -72,8 +76,8 @@ export function durabilityBlocks(report) {
       header: ['database', 'write mode', 'declared', 'result'],
       numeric: [],
       rows: report.durability.flatMap((database) => database.modes.map((mode, index) => [
-        index === 0 ? database.id : '', mode.kind === 'node-kill' ? `node kill (${mode.written} on the others)` : mode.operation,
-        mode.kind === 'node-kill' ? 'survives a minority lost' : mode.durablePerWrite ? 'durable per write' : 'no per-write claim', durabilityLine(mode),
+        index === 0 ? database.id : '', mode.kind ? `${mode.kind === 'network-cut' ? 'network cut' : 'node kill'} (${mode.written} on the others)` : mode.operation,
+        mode.kind ? 'survives a minority lost' : mode.durablePerWrite ? 'durable per write' : 'no per-write claim', durabilityLine(mode),
       ])),
     },
     {

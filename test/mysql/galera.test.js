@@ -200,3 +200,60 @@ describe('a size sweep: bench run --nodes 1,2', { skip: installed ? false : reas
     }
   });
 });
+
+describe('a 3-node Galera cluster in network namespaces', { skip: !installed ? reason : process.getuid?.() !== 0 ? 'network namespaces need root' : false, timeout: 900_000 }, () => {
+  const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'bench-galera-netns-'));
+  const out = path.join(cacheDir, 'results');
+  const env = { BENCH_CACHE_DIR: cacheDir };
+  const bench = (args, timeoutMs = 300_000) => spawnBench(args, { env, timeoutMs });
+  let state;
+
+  before(async () => {
+    const started = await bench(['server', 'start', 'mariadb', '--nodes', String(NODES), '--netns', '--port', String(await freeBase()), '--quiet']);
+    assert.equal(started.code, 0, started.stderr);
+    state = recordedState(cacheDir, 'mariadb');
+  });
+
+  after(async () => {
+    await bench(['server', 'stop', 'mariadb'], 120_000);
+    removeServerFiles(serverFamily('mariadb'), { cacheDir });
+    rmSync(cacheDir, { recursive: true, force: true });
+  });
+
+  test('each node on an address of its own namespace; a run reaches them over TCP from the harness\'s own address there', async () => {
+    const { network } = state.cluster.layout;
+    assert.match(network.cidr, /^10\.77\.\d+\.0\/24$/);
+    assert.deepEqual(state.cluster.nodes.map((node) => node.host), [1, 2, 3].map((k) => `${network.subnet}.${k}`));
+    const run = await bench(['run', '--db', 'mysql', '--suite', 'mixed', '--workload', '50-50', '--records', '300', '--ops', '600',
+      '--concurrency', '3', '--runs', '1', '--out', out, '--json', '--quiet']);
+    assert.equal(run.code, 0, run.stderr);
+    const [only] = Object.values(JSON.parse(run.stdout).workloads)[0].runs;
+    assert.equal(only.valid, true, only.reason);
+    assert.ok(only.nodes.every((node) => node.statements > 0), JSON.stringify(only.nodes));
+  });
+
+  test('a node killed and a node cut off the network: nothing acknowledged lost, the cut node refusing reads, every node alike', async () => {
+    const crash = await bench(['crash', '--db', 'mysql', '--trials', '1', '--concurrency', '4', '--out', out, '--json', '--quiet'], 400_000);
+    assert.equal(crash.code, 0, crash.stderr);
+    const { durability } = JSON.parse(crash.stdout);
+    assert.deepEqual(Object.keys(durability), ['node-kill', 'network-cut']);
+    for (const fault of Object.values(durability)) {
+      assert.equal(fault.verdict, 'verified', JSON.stringify(fault));
+      assert.equal(fault.crashes[0].consistent, true);
+    }
+    const [cut] = durability['network-cut'].crashes;
+    assert.equal(cut.cutNode.refused, true, cut.cutNode.message);
+    assert.match(cut.cutNode.message, /WSREP has not yet prepared node for application use/);
+    assert.equal(durability['network-cut'].cutNodeAnswered, 0);
+  });
+
+  test('stop removes the namespaces with the nodes', async () => {
+    const stop = await bench(['server', 'stop', 'mariadb'], 120_000);
+    assert.equal(stop.code, 0, stop.stderr);
+    const { execFileSync } = await import('node:child_process');
+    const left = execFileSync('ip', ['netns', 'list'], { encoding: 'utf8' });
+    for (const node of state.cluster.layout.network.nodes) assert.ok(!left.includes(node.namespace), left);
+    assert.ok(!left.includes(state.cluster.layout.network.hub), left);
+    assert.ok(!execFileSync('ip', ['-o', 'addr'], { encoding: 'utf8' }).includes(`${state.cluster.layout.network.subnet}.254`));
+  });
+});
