@@ -12,7 +12,7 @@ import { killNode, startNode, wsrepStatus } from '../server/galera.js';
 import { setNodeLink } from '../server/netns.js';
 import { stateFile } from '../server/state.js';
 import { AckLog, readAckLog } from './ack-log.js';
-import { insertFor, insertKey } from './load.js';
+import { insertFor, streamInserts, withAdapter } from './load.js';
 
 export const NODE_LOSS_KIND = 'node loss: SIGKILL to one node\'s process tree under write load on the others, then the node started again '
   + '(and, for nodes in network namespaces, one node cut off the network the same way, then its link restored); every node is read afterwards';
@@ -35,37 +35,6 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const settled = (promise, ms) => Promise.race([promise.then(() => true, () => true), sleep(ms).then(() => false)]);
 const collectionOf = () => 'crash_nodes';
 
-// Inserts through `insert` with `concurrency` in flight until stop(), going on past a failed insert (counted, its
-// key never logged: a failure is not an acknowledgement). Every acknowledgement's time is kept.
-export function streamThroughFailures({ adapter, insert, collection, documents, concurrency, log, trial }) {
-  let next = 0;
-  let stopping = false;
-  const acks = [];
-  const failures = [];
-  let firstAck;
-  const first = new Promise((resolve) => { firstAck = resolve; });
-  const worker = async () => {
-    while (!stopping) {
-      const i = next;
-      next += 1;
-      const key = insertKey(trial, i);
-      try {
-        await insert(adapter, collection, { ...documents[i % documents.length], _key: key });
-      } catch (error) {
-        failures.push({ at: performance.now(), message: error.message });
-        // A node that refuses at once would otherwise spin: the next insert a moment later.
-        await sleep(10);
-        continue;
-      }
-      log.record(key);
-      acks.push(performance.now());
-      firstAck();
-    }
-  };
-  const done = Promise.all(Array.from({ length: concurrency }, worker));
-  return { firstAck: first, done, acks, failures, stop() { stopping = true; } };
-}
-
 // The longest time after `from` in which no write was acknowledged: how long the cluster refused (or held) writes.
 export function longestGap(times, from, until) {
   const after = times.filter((at) => at >= from).sort((a, b) => a - b);
@@ -82,15 +51,6 @@ export function longestGap(times, from, until) {
 function optionsFor(options, nodes) {
   const endpoints = nodes.map(({ host, port }) => ({ host, port }));
   return { ...options, endpoints, host: endpoints[0].host, port: endpoints[0].port, endpointOffset: 0 };
-}
-
-async function withAdapter(description, options, use) {
-  const adapter = await connectAdapter(description, options);
-  try {
-    return await use(adapter);
-  } finally {
-    await adapter.close();
-  }
 }
 
 // Per node, the acknowledged keys it does not hold, and the keys it holds.
@@ -156,7 +116,7 @@ async function nodeTrial({ description, options, target, victim, concurrency, tr
   });
   const adapter = await connectAdapter(description, optionsFor(options, survivors));
   const log = new AckLog(logFile);
-  const load = streamThroughFailures({ adapter, insert: insertFor(description, MODE), collection, documents, concurrency, log, trial });
+  const load = streamInserts({ adapter, insert: insertFor(description, MODE), collection, documents, concurrency, log, trial, throughFailures: true });
   let killedAt;
   let stoppedAt;
   let probe = null;

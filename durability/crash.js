@@ -15,7 +15,7 @@ import { startServer } from '../server/index.js';
 import { killTree, treeOf } from '../server/process.js';
 import { AckLog, readAckLog } from './ack-log.js';
 import { nodeLossTest } from './cluster.js';
-import { crashModes, insertFor, loadDocuments, streamInserts } from './load.js';
+import { crashModes, insertFor, loadDocuments, streamInserts, withAdapter } from './load.js';
 export const CRASH_KIND = 'process crash: SIGKILL to the database\'s whole process tree; the operating system and '
   + 'its page cache survive it, so this is not a power-loss test';
 // The kill lands this long after the first acknowledged write: load in full swing, at a moment the seed fixes.
@@ -49,15 +49,6 @@ async function ensureNamespace(adapter) {
 export async function missingKeys(adapter, collection, keys) {
   const stored = new Set((await adapter.readCollection(collection)).map((doc) => doc._key));
   return keys.filter((key) => !stored.has(key)).sort();
-}
-
-async function withAdapter(description, options, use) {
-  const adapter = await connectAdapter(description, options);
-  try {
-    return await use(adapter);
-  } finally {
-    await adapter.close();
-  }
 }
 
 // Waits until the child has logged its first acknowledgement; rejects when it exits first or the time runs out.

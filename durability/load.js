@@ -1,9 +1,12 @@
 // The load a crash test puts on a database: profile-like documents inserted through one write operation of
 // the adapter with `concurrency` inserts in flight, each key logged once its insert resolved.
+import { performance } from 'node:perf_hooks';
 import { readProfiles } from '../datasets/read.js';
+import { connectAdapter } from '../runner/run.js';
 
 // How many distinct documents the inserts cycle through (each under a key of its own).
 const DOCUMENTS = 1000;
+const FAILURE_PAUSE_MS = 10;
 
 // The first profiles of a dataset's file, as the bodies of the inserts.
 export async function loadDocuments(file) {
@@ -30,16 +33,20 @@ export function insertFor(description, mode) {
 // The write modes a crash test can load the database with.
 export const crashModes = (description) => WRITE_MODES.filter((mode) => insertFor(description, mode) !== null);
 
-// Inserts with `insert(adapter, collection, doc)` (see insertFor) until stop() or until an insert fails.
-// `firstAck` resolves with the first acknowledgement (or once the load ended without any); `done` once no insert
-// is in flight: { acknowledged, error }. Acknowledgements that arrive after stop() are logged too: the database
-// sent them before it went away.
-export function streamInserts({ adapter, insert, collection, documents, concurrency, log, trial }) {
+// Inserts with `insert(adapter, collection, doc)` (see insertFor) until stop() or until an insert fails; with
+// `throughFailures`, past a failed insert too (counted in `failures`, its key never logged: a failure is not an
+// acknowledgement), the next one a moment later. `firstAck` resolves with the first acknowledgement (or once the
+// load ended without any); `done` once no insert is in flight: { acknowledged, error }. `acks` holds every
+// acknowledgement's time. Acknowledgements that arrive after stop() are logged too: the database sent them before it
+// went away.
+export function streamInserts({ adapter, insert, collection, documents, concurrency, log, trial, throughFailures = false }) {
   let next = 0;
   let stopping = false;
   let acknowledged = 0;
   let error = null;
   let firstAck;
+  const acks = [];
+  const failures = [];
   const first = new Promise((resolve) => { firstAck = resolve; });
   const worker = async () => {
     while (!stopping) {
@@ -49,12 +56,19 @@ export function streamInserts({ adapter, insert, collection, documents, concurre
       try {
         await insert(adapter, collection, { ...documents[i % documents.length], _key: key });
       } catch (failure) {
+        if (throughFailures) {
+          failures.push({ at: performance.now(), message: failure.message });
+          // A node that refuses at once would otherwise spin.
+          await new Promise((resolve) => setTimeout(resolve, FAILURE_PAUSE_MS));
+          continue;
+        }
         error ??= failure;
         stopping = true;
         return;
       }
       log.record(key);
       acknowledged += 1;
+      acks.push(performance.now());
       firstAck();
     }
   };
@@ -65,6 +79,8 @@ export function streamInserts({ adapter, insert, collection, documents, concurre
   return {
     firstAck: first,
     done,
+    acks,
+    failures,
     stop() {
       stopping = true;
     },
@@ -72,4 +88,14 @@ export function streamInserts({ adapter, insert, collection, documents, concurre
       return acknowledged;
     },
   };
+}
+
+// `use(adapter)` on an adapter connected for it alone, closed however it ends.
+export async function withAdapter(description, options, use) {
+  const adapter = await connectAdapter(description, options);
+  try {
+    return await use(adapter);
+  } finally {
+    await adapter.close();
+  }
 }

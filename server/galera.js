@@ -40,16 +40,10 @@ export const PROVIDER_OPTIONS = [
   'evs.inactive_check_period=PT0.5S', 'evs.install_timeout=PT3S', 'gcache.size=128M',
 ];
 export const SYNC_WAIT = 1;
-// As the single server's (mariadb.js), with a smaller redo log: a joiner's full copy carries every node's log file.
-const NODE_FLAGS = [
-  '--innodb-buffer-pool-size=1G',
-  '--innodb-log-file-size=128M',
-  '--innodb-sort-buffer-size=64M',
-  '--innodb-flush-log-at-trx-commit=2',
-  '--max-connections=200',
-  '--skip-log-bin',
-  '--skip-name-resolve',
-  '--local-infile=1',
+// The single server's flags (mariadb.js, given to startCluster), with a smaller redo log, since a joiner's full copy
+// carries every node's log file, and what Galera needs of every node.
+const REDO_LOG = '--innodb-log-file-size=128M';
+const GALERA_FLAGS = [
   // Causal reads: a read waits until its node has applied every write the cluster committed before it began, so
   // that a read on one node sees a write acknowledged by another, as the harness's checks expect of one server.
   // Without it a node answers from what it has applied so far, which may lag (CLUSTERS.md: 12 ms on loopback).
@@ -118,7 +112,7 @@ export function nodeHost(layout, k) {
   return layout.network ? nodeAddress(layout.network, k) : LOCALHOST;
 }
 
-function nodeArgs({ base, k, nodes, port, user, cacheBytes, bootstrap, startPosition, network }) {
+function nodeArgs({ base, k, nodes, port, user, cacheBytes, bootstrap, startPosition, network, serverFlags = [] }) {
   const own = nodePorts(port, k);
   const dir = path.join(base, `n${k}`);
   const host = nodeHost({ network }, k);
@@ -126,7 +120,8 @@ function nodeArgs({ base, k, nodes, port, user, cacheBytes, bootstrap, startPosi
   return [
     '--no-defaults', ...(user ? [`--user=${user}`] : []), `--datadir=${path.join(dir, 'data')}`,
     `--bind-address=${host}`, `--port=${own.sql}`, `--socket=${path.join(dir, 'mariadb.sock')}`,
-    `--pid-file=${path.join(dir, 'mariadb.pid')}`, ...NODE_FLAGS,
+    `--pid-file=${path.join(dir, 'mariadb.pid')}`,
+    ...serverFlags.map((flag) => (flag.startsWith('--innodb-log-file-size=') ? REDO_LOG : flag)), ...GALERA_FLAGS,
     ...(cacheBytes ? [`--innodb-buffer-pool-size=${cacheBytes}`] : []),
     '--wsrep-on=ON', `--wsrep-provider=${PROVIDER}`, `--wsrep-cluster-name=${CLUSTER_NAME}`,
     `--wsrep-cluster-address=gcomm://${members.join(',')}`,
@@ -262,7 +257,7 @@ async function initNode(base, k, user) {
 // records) and `cluster`, every node. A failure stops the nodes already started.
 // `netns`: each node in a network namespace of its own (root only), on a private subnet the root namespace reaches
 // through an address of its own there.
-export async function startCluster({ dir, port, cacheDir, nodes, cacheBytes = null, netns = false, log = () => {} }) {
+export async function startCluster({ dir, port, cacheDir, nodes, cacheBytes = null, netns = false, serverFlags = [], log = () => {} }) {
   checkNodes(nodes);
   if (!(await clusterInstalled())) {
     throw new BenchError(ErrorCodes.USAGE, `a Galera cluster needs ${CLUSTER_PACKAGES.join(' and ')}; run \`npx bench server install mariadb --nodes ${nodes}\``);
@@ -274,7 +269,7 @@ export async function startCluster({ dir, port, cacheDir, nodes, cacheBytes = nu
   if (isRoot()) mkdirSync(path.dirname(base), { recursive: true, mode: 0o755 });
   mkdirSync(base, { recursive: true });
   if (user) await run('chown', [`${user}:${user}`, base]);
-  const layout = { base, nodes, port, user, cacheBytes, ...(network && { network }) };
+  const layout = { base, nodes, port, user, cacheBytes, serverFlags, ...(network && { network }) };
   const started = [];
   try {
     for (let k = 1; k <= nodes; k += 1) {

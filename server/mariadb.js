@@ -49,8 +49,9 @@ export default {
     }
     await aptInstall(cluster ? 'MariaDB Galera' : 'MariaDB', ['mariadb-server-core', 'mariadb-client-core', ...(cluster ? CLUSTER_PACKAGES : [])], log);
   },
-  // `bench server start mariadb --nodes n`: a Galera cluster instead of one server (galera.js).
-  startCluster,
+  // `bench server start mariadb --nodes n`: a Galera cluster instead of one server (galera.js), its nodes with the
+  // single server's flags.
+  startCluster: (spec) => startCluster({ ...spec, serverFlags: SERVER_FLAGS }),
   clusterStatus,
   dirsOutsideCache: clusterDirsOutsideCache,
 

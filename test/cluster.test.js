@@ -13,7 +13,8 @@ import { nodeDifferences, spreadGrowth } from '../runner/run.js';
 import { addSpreads } from '../runner/clients.js';
 import { clusterFigures } from '../resources/measure.js';
 import { checkNodes, nodePorts } from '../server/galera.js';
-import { longestGap, streamThroughFailures, summariseNodeLoss } from '../durability/cluster.js';
+import { longestGap, summariseNodeLoss } from '../durability/cluster.js';
+import { streamInserts } from '../durability/load.js';
 import { nodeLossLine } from '../results/report/durability.js';
 
 // A pool whose calls stay open until the test settles them.
@@ -249,8 +250,8 @@ describe('node loss, counted', () => {
       if (calls % 3 === 0) throw new Error('WSREP has not yet prepared node for application use');
       return doc._key;
     };
-    const load = streamThroughFailures({
-      adapter: null, insert, collection: 'c', documents: [{ name: 'x' }], concurrency: 2, trial: 1, log: { record: (key) => logged.push(key) },
+    const load = streamInserts({
+      adapter: null, insert, collection: 'c', documents: [{ name: 'x' }], concurrency: 2, trial: 1, log: { record: (key) => logged.push(key) }, throughFailures: true,
     });
     await load.firstAck;
     await new Promise((resolve) => setTimeout(resolve, 60));
