@@ -54,6 +54,7 @@ export const NUMERIC_FLAGS = {
   nodes: { integer: true, min: 1, max: 9 },
   'cluster-port': { integer: true, min: 1, max: 65535 },
   'clients-per-node': { unit: 'ratio', above: 0, max: 64 },
+  'node-vcpus': { unit: 'ratio', above: 0, max: 4096 },
 };
 // Flags of `bench run` that take a comma-separated list (a sweep), each element in the flag's range.
 const LIST_FLAGS = new Set(['concurrency', 'ops', 'nodes']);
@@ -186,6 +187,9 @@ export function adapterOptions(description, argv) {
   if (argv['read-from'] !== undefined && !(description.connection?.readFrom ?? ['primary']).includes(argv['read-from'])) {
     throw usageError(`--read-from ${argv['read-from']}: ${description.name} reads from ${(description.connection?.readFrom ?? ['primary']).join(' or ')}`);
   }
+  if (argv['node-vcpus'] !== undefined && endpoints.length < 2 && !local?.cluster) {
+    throw usageError('--node-vcpus applies to a run on several endpoints (--host a:p,b:p,...): the vCPUs each of its nodes may use');
+  }
   if (endpoints.length > 1 && !description.connection?.spread) {
     throw usageError(`--host names ${endpoints.length} endpoints, but ${description.name} connects to one server`);
   }
@@ -195,6 +199,7 @@ export function adapterOptions(description, argv) {
     endpoints,
     // The connection goes to a cluster `bench server` runs, of any size (one Galera node is a cluster too).
     ...(!listed && local?.cluster && { cluster: true }),
+    ...(argv['node-vcpus'] !== undefined && { nodeVcpus: argv['node-vcpus'] }),
     // --read-from replicas: the reads go to a primary's replicas (an adapter that declares connection.readFrom).
     ...(argv['read-from'] !== undefined && argv['read-from'] !== 'primary' && { readFrom: argv['read-from'] }),
     user: argv.user ?? defaults.user ?? null,

@@ -1,4 +1,5 @@
 // One run's resource figures: the server's process tree (when a local server is known) and the harness itself.
+import { readFileSync } from 'node:fs';
 import { runningServer } from '../server/state.js';
 import { IO_FIELDS } from './io.js';
 import { combineClients, isClientBound, meterClient } from './client.js';
@@ -41,8 +42,32 @@ export async function measureRun(server) {
 function clusterNodes(server) {
   if (server?.source !== 'bench server') return null;
   const state = runningServer(server.cacheDir, server.family);
-  return state?.cluster ? state.cluster.nodes.map(({ name, host, port, pid }) => ({ name, endpoint: `${host}:${port}`, pid })) : null;
+  return state?.cluster
+    ? state.cluster.nodes.map(({ name, host, port, pid, namespace }) => ({ name, endpoint: `${host}:${port}`, pid, namespace: namespace ?? null })) : null;
 }
+
+// The bytes a process's network namespace received and sent on its interfaces but loopback (/proc/<pid>/net/dev),
+// or null where unreadable. Only a node in a namespace of its own has interfaces of its own to count.
+export function namespaceTraffic(pid, read = (file) => readFileSync(file, 'utf8')) {
+  let text;
+  try {
+    text = read(`/proc/${pid}/net/dev`);
+  } catch {
+    return null;
+  }
+  let rxBytes = 0;
+  let txBytes = 0;
+  for (const line of text.split('\n').slice(2)) {
+    const [name, counters] = line.split(':');
+    if (!counters || name.trim() === 'lo') continue;
+    const fields = counters.trim().split(/\s+/).map(Number);
+    rxBytes += fields[0];
+    txBytes += fields[8];
+  }
+  return { rxBytes, txBytes };
+}
+
+const sum2 = (nodes, field) => nodes.reduce((total, node) => total + node.figures.network[field], 0);
 
 // Each node's process tree sampled apart (`server.nodes`), and the cluster's sums as the server's figures: memory
 // and CPU added over the nodes (a peak, the sum of each node's own), I/O added field by field.
@@ -60,18 +85,29 @@ export function clusterFigures(nodes) {
     samples: Math.min(...seen.map((node) => node.figures.samples)), ms: Math.max(...seen.map((node) => node.figures.ms)),
     io,
     nodes: nodes.map(({ name, endpoint, figures }) => ({ name, endpoint, ...(figures ?? { gone: true }) })),
+    ...(seen.every((node) => node.figures.network) && {
+      network: { rxBytes: sum2(seen, 'rxBytes'), txBytes: sum2(seen, 'txBytes') },
+    }),
   };
 }
 
 async function measureCluster(nodes) {
   const samplers = nodes.map((node) => sampleTree(node.pid));
   await Promise.all(samplers.map((sampler) => sampler.ready));
+  const trafficBefore = nodes.map((node) => (node.namespace ? namespaceTraffic(node.pid) : null));
   const client = meterClient();
   return {
     async stop(workers = [], { ioSettleMs = 0 } = {}) {
       const own = client.stop();
       const figures = await Promise.all(samplers.map((sampler) => sampler.stop({ ioSettleMs })));
-      const serverFigures = clusterFigures(nodes.map((node, i) => ({ ...node, figures: figures[i] })));
+      // A node in a namespace of its own: what crossed its network link during the run.
+      const network = nodes.map((node, i) => {
+        const after = trafficBefore[i] && namespaceTraffic(node.pid);
+        return after ? { rxBytes: after.rxBytes - trafficBefore[i].rxBytes, txBytes: after.txBytes - trafficBefore[i].txBytes } : null;
+      });
+      const serverFigures = clusterFigures(nodes.map((node, i) => ({
+        ...node, figures: figures[i] && (network[i] ? { ...figures[i], network: network[i] } : figures[i]),
+      })));
       if (workers.length > 0) return { server: serverFigures, ...combineClients([own, ...workers]) };
       const { wallMs, ...clientFigures } = own;
       return {

@@ -96,6 +96,8 @@ export async function describeTopology(description, adapter, options, server) {
       };
     }),
     spread: description.connection?.spread ?? null,
+    // --node-vcpus: what each node may use, as the user knows it (a cluster the harness does not own).
+    ...(options.nodeVcpus && { nodeVcpus: options.nodeVcpus }),
     ...(owned && {
       owner: 'bench server', provider: owned.provider, providerOptions: owned.providerOptions, sst: owned.sst, roles: owned.roles,
       reads: owned.reads ?? null,

@@ -11,7 +11,7 @@ import mysql from '../adapters/mysql/description.js';
 import neo4j from '../adapters/neo4j/description.js';
 import { nodeDifferences, spreadGrowth } from '../runner/run.js';
 import { addSpreads } from '../runner/clients.js';
-import { clusterFigures } from '../resources/measure.js';
+import { clusterFigures, namespaceTraffic } from '../resources/measure.js';
 import { checkNodes, nodePorts } from '../server/galera.js';
 import { longestGap, summariseNodeLoss } from '../durability/cluster.js';
 import { streamInserts } from '../durability/load.js';
@@ -289,5 +289,19 @@ describe('the spread a run records', () => {
     assert.deepEqual(addSpreads([spreadGrowth(before, after), null, [{ endpoint: 'b:2', connections: 1, operations: 4 }]]),
       [{ endpoint: 'a:1', connections: 2, operations: 50 }, { endpoint: 'b:2', connections: 3, operations: 50 }]);
     assert.equal(addSpreads([null, null]), null);
+  });
+});
+
+describe('a node in a network namespace of its own', () => {
+  test('its traffic: the bytes its interfaces but loopback received and sent', () => {
+    const dev = [
+      'Inter-|   Receive                                                |  Transmit',
+      ' face |bytes    packets errs drop fifo frame compressed multicast|bytes    packets errs drop fifo colls carrier compressed',
+      '    lo:  500 5 0 0 0 0 0 0  500 5 0 0 0 0 0 0',
+      'dbs1v1: 1000 10 0 0 0 0 0 0 2000 20 0 0 0 0 0 0',
+      'eth9: 1 1 0 0 0 0 0 0 2 1 0 0 0 0 0 0',
+    ].join('\n');
+    assert.deepEqual(namespaceTraffic(1, () => dev), { rxBytes: 1001, txBytes: 2002 });
+    assert.equal(namespaceTraffic(1, () => { throw new Error('ENOENT'); }), null);
   });
 });

@@ -30,9 +30,12 @@ function median(values) {
   return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
-// Bytes that crossed the network during a run: the clients' traffic as each node counted it, and the replication
-// traffic once, where it arrived.
+// Bytes that crossed the network during a run: for nodes in network namespaces, what their links received; else
+// the clients' traffic as each node counted it, and the replication traffic once, where it arrived.
 function networkBytes(run) {
+  // Nodes in namespaces of their own: what their links carried, each byte once (where it arrived).
+  const measured = run.resources?.server?.network;
+  if (measured) return measured.rxBytes;
   if (!Array.isArray(run.nodes)) return null;
   return run.nodes.reduce((sum, node) => sum + (node.bytesReceived ?? 0) + (node.bytesSent ?? 0) + (node.receivedBytes ?? 0), 0);
 }
@@ -49,9 +52,11 @@ function conflicts(run) {
   return run.nodes.reduce((sum, node) => sum + (node.certificationFailures ?? 0), 0);
 }
 
-// The cores the cluster's nodes may use: a cluster `bench server` runs shares this machine's.
+// The cores the cluster's nodes may use: a cluster `bench server` runs shares this machine's; another, what
+// --node-vcpus said of each node, times its nodes.
 function vcpusOf(results) {
-  const counts = [...new Set(results.map((result) => result.topology?.machine?.vcpus ?? null))];
+  const counts = [...new Set(results.map((result) => result.topology?.machine?.vcpus
+    ?? (result.topology?.nodeVcpus ? result.topology.nodeVcpus * nodeCount(result) : null)))];
   return counts.length === 1 && typeof counts[0] === 'number' ? counts[0] : null;
 }
 

@@ -33,6 +33,29 @@ export const browserTest = { skip: browserPath || required ? false : missing, ti
 
 // Loads the page `html` from a file and resolves with what `evaluate` (run in the page) returns, and the errors
 // the page logged or threw. `width`: the window's, in CSS pixels (Chromium's own default is 800).
+// Chart.js sizes a responsive chart to its box when the page lays it out, which a loaded machine may do frames after
+// the load event: the page is read once every canvas has kept its box for three frames in a row (or after the bound).
+const SETTLE_TIMEOUT_MS = 10_000;
+function settledLayout(timeoutMs) {
+  return new Promise((resolve) => {
+    const deadline = performance.now() + timeoutMs;
+    const boxes = () => JSON.stringify([...document.querySelectorAll('canvas')].map((canvas) => {
+      const box = canvas.getBoundingClientRect();
+      return [box.left, box.top, box.width, box.height];
+    }));
+    let last = null;
+    let same = 0;
+    const frame = () => {
+      const now = boxes();
+      same = now === last ? same + 1 : 0;
+      last = now;
+      if (same >= 3 || performance.now() > deadline) resolve();
+      else requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+  });
+}
+
 export async function drawPage(html, evaluate, { width = null } = {}) {
   assert.ok(browserPath, `BENCH_REQUIRE lists chromium, but ${missing}`);
   const { default: puppeteer } = await import('puppeteer-core');
@@ -47,6 +70,7 @@ export async function drawPage(html, evaluate, { width = null } = {}) {
     page.on('console', (message) => { if (message.type() === 'error') problems.push(`console: ${message.text()}`); });
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
     await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+    await page.evaluate(settledLayout, SETTLE_TIMEOUT_MS);
     return { problems, drawn: await page.evaluate(evaluate) };
   } finally {
     await browser.close();

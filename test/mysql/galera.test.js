@@ -230,6 +230,9 @@ describe('a 3-node Galera cluster in network namespaces', { skip: !installed ? r
     const [only] = Object.values(JSON.parse(run.stdout).workloads)[0].runs;
     assert.equal(only.valid, true, only.reason);
     assert.ok(only.nodes.every((node) => node.statements > 0), JSON.stringify(only.nodes));
+    // What crossed each node's own link, from its namespace's counters.
+    assert.ok(only.resources.server.nodes.every((node) => node.network.rxBytes > 0 && node.network.txBytes > 0), JSON.stringify(only.resources.server.nodes));
+    assert.ok(only.resources.server.network.rxBytes > 0);
   });
 
   test('a node killed and a node cut off the network: nothing acknowledged lost, the cut node refusing reads, every node alike', async () => {

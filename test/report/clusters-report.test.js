@@ -126,6 +126,15 @@ test('every format shows the series: table, Markdown, CSV rows of their own, and
   assert.match(html, /id="chart-clusters"/);
 });
 
+test('a cluster the harness does not own: its vCPUs are --node-vcpus times its nodes', () => {
+  const remote = documentOf(2, [run(500, 1, 2)]);
+  remote.result.topology = { kind: 'galera', nodes: remote.result.topology.nodes, nodeVcpus: 4 };
+  const [point] = buildReport([remote], {}).clusters.series[0].points;
+  assert.equal(point.vcpus, 8);
+  assert.equal(point.vcpusShared, false);
+  assert.equal(point.opsPerSecPerVcpu, 250);
+});
+
 test('results of no cluster have no series', () => {
   assert.equal(buildReport([documents[0]], {}).clusters, undefined);
 });
