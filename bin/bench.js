@@ -211,8 +211,9 @@ await cli
       ...quietOption,
     })
     .check((argv) => checkCommon(argv) && checkCrashFlags(argv))
-    .epilogue('Databases: a server `bench server start` runs under --cache-dir (postgresql, postgresql_tabular, mysql, neo4j, orientdb, and couchdb on PouchDB Server), or sqlite and duckdb, run in a child process. Exit code 1 when a write mode that its adapter declares durable per write (durablePerWrite in its description.js) lost an acknowledged write.')
+    .epilogue('Databases: a server `bench server start` runs under --cache-dir (postgresql, postgresql_tabular, mysql, neo4j, orientdb, and couchdb on PouchDB Server), or sqlite and duckdb, run in a child process. Exit code 1 when a write mode that its adapter declares durable per write (durablePerWrite in its description.js) lost an acknowledged write. On a Galera cluster `bench server start mariadb --nodes 3` runs, a node-loss test instead: one node killed per trial under inserts on the others, then rejoined, every node read (with --netns, as many network cuts too); exit code 1 when an acknowledged write is missing on any node or the nodes end with different rows.')
     .example('$0 server start postgresql && $0 crash --db postgresql --trials 5', 'five crashes per write mode of the local PostgreSQL')
+    .example('$0 server start mariadb --nodes 3 --netns && $0 crash --db mysql --trials 5', 'five node kills and five network cuts of a local Galera cluster')
     .example('$0 crash --db sqlite --trials 3 --json > crash.json', 'SQLite in a child process; the result document on stdout'), command(load('crash', 'crashCommand')))
   .command('data <action> <dataset>', 'download a real dataset into the cache: `data fetch pokec` gets SNAP\'s two Pokec files (about 540 MB), `data fetch cit-patents` SNAP\'s cit-Patents edge list for the graph suite (about 80 MB); resumes an interrupted download and checks the files', (y) => y
     .positional('action', { choices: ['fetch'], describe: 'what to do' })
