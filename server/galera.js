@@ -39,14 +39,18 @@ export const PROVIDER_OPTIONS = [
   'evs.keepalive_period=PT0.5S', 'evs.suspect_timeout=PT1.5S', 'evs.inactive_timeout=PT3S',
   'evs.inactive_check_period=PT0.5S', 'evs.install_timeout=PT3S', 'gcache.size=128M',
 ];
-export const SYNC_WAIT = 1;
+// wsrep_sync_wait's bits: 1 reads (SELECT, BEGIN), 2 UPDATE and DELETE, 4 INSERT and REPLACE, 8 SHOW.
+export const SYNC_WAIT = 15;
 // The single server's flags (mariadb.js, given to startCluster), with a smaller redo log, since a joiner's full copy
 // carries every node's log file, and what Galera needs of every node.
 const REDO_LOG = '--innodb-log-file-size=128M';
 const GALERA_FLAGS = [
-  // Causal reads: a read waits until its node has applied every write the cluster committed before it began, so
-  // that a read on one node sees a write acknowledged by another, as the harness's checks expect of one server.
-  // Without it a node answers from what it has applied so far, which may lag (CLUSTERS.md: 12 ms on loopback).
+  // Causal statements: every statement waits until its node has applied every write the cluster committed before it
+  // began, so that a node answers as one server would: a read sees a write another node acknowledged, an update finds
+  // the row another node inserted, an insert the table another node just created (DDL is applied on the other nodes
+  // after the node that ran it answered; with reads alone causal, CI saw an insert on node 2 fail with "Table
+  // doesn't exist" right after node 1 created the table). Without it a node answers from what it has applied so far,
+  // which may lag (CLUSTERS.md: 12 ms on loopback).
   `--wsrep-sync-wait=${SYNC_WAIT}`,
   // What Galera needs of every node.
   '--binlog-format=ROW',
@@ -291,7 +295,7 @@ export async function startCluster({ dir, port, cacheDir, nodes, cacheBytes = nu
     cluster: {
       kind: 'galera', name: CLUSTER_NAME, provider: await providerVersion(), layout,
       providerOptions: PROVIDER_OPTIONS, sst: 'rsync', roles: 'every node a primary (synchronous multi-primary)',
-      reads: `causal (wsrep_sync_wait=${SYNC_WAIT}): a read sees every write the cluster acknowledged before it began`,
+      reads: `causal (wsrep_sync_wait=${SYNC_WAIT}): every statement sees every write the cluster acknowledged before it began`,
       network: network ? `each node in a network namespace of its own on ${network.cidr}, the harness at ${network.rootAddress}` : 'every node on 127.0.0.1',
       nodes: started.map((node) => ({ ...node, role: 'primary' })),
     },

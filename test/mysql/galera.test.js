@@ -68,8 +68,8 @@ describe('a 3-node Galera cluster', { skip: installed ? false : reason, timeout:
     const result = JSON.parse(run.stdout);
     assert.equal(result.topology.kind, 'galera');
     assert.deepEqual(result.topology.nodes.map((node) => node.endpoint), state.cluster.nodes.map((node) => `127.0.0.1:${node.port}`));
-    assert.ok(result.topology.nodes.every((node) => node.galera.clusterSize === NODES && node.galera.syncWait === 1));
-    assert.match(result.topology.reads, /causal \(wsrep_sync_wait=1\)/);
+    assert.ok(result.topology.nodes.every((node) => node.galera.clusterSize === NODES && node.galera.syncWait === 15));
+    assert.match(result.topology.reads, /causal \(wsrep_sync_wait=15\)/);
     assert.equal(result.config.connection.endpoints.length, NODES);
     // Durability is every node's: each was set to the run's term and read back.
     assert.equal(result.terms.durability.verified, true);
