@@ -8,11 +8,11 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { BenchError, ErrorCodes, withTimeout } from '../core/errors.js';
 import { connectAdapter } from '../runner/run.js';
-import { killNode, startNode, wsrepStatus } from '../server/galera.js';
+import { killNode, startNode, waitUntilSynced } from '../server/galera.js';
 import { setNodeLink } from '../server/netns.js';
 import { stateFile } from '../server/state.js';
 import { AckLog, readAckLog } from './ack-log.js';
-import { insertFor, streamInserts, withAdapter } from './load.js';
+import { insertFor, settled, sleep, streamInserts, withAdapter } from './load.js';
 
 export const NODE_LOSS_KIND = 'node loss: SIGKILL to one node\'s process tree under write load on the others, then the node started again '
   + '(and, for nodes in network namespaces, one node cut off the network the same way, then its link restored); every node is read afterwards';
@@ -31,8 +31,6 @@ const CLOSE_TIMEOUT_MS = 10_000;
 const MISSING_EXAMPLES = 5;
 export const CLUSTER_CLAIM = 'Galera: a write acknowledged by a node of the primary component survives the loss of a minority of the nodes, and every node that rejoins holds it';
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const settled = (promise, ms) => Promise.race([promise.then(() => true, () => true), sleep(ms).then(() => false)]);
 const collectionOf = () => 'crash_nodes';
 
 // The longest time after `from` in which no write was acknowledged: how long the cluster refused (or held) writes.
@@ -67,21 +65,6 @@ async function readEveryNode(description, options, nodes, collection, acknowledg
 function sameRows(readings) {
   const [first, ...rest] = readings;
   return rest.every((reading) => reading.keys.size === first.keys.size && [...reading.keys].every((key) => first.keys.has(key)));
-}
-
-// Until node `node` says it is Synced in a primary component again (over its Unix socket); the milliseconds it took.
-async function untilSynced(node, timeoutMs = REJOIN_TIMEOUT_MS) {
-  const began = performance.now();
-  for (;;) {
-    try {
-      const status = await wsrepStatus(node, 2000);
-      if (status.local_state_comment === 'Synced' && status.cluster_status === 'Primary') return Math.round(performance.now() - began);
-    } catch {
-      // not answering yet
-    }
-    if (performance.now() - began > timeoutMs) throw new BenchError(ErrorCodes.TIMEOUT, `node ${node.name} was not back in sync within ${timeoutMs / 1000} s of its network's return`);
-    await sleep(100);
-  }
 }
 
 // What the cut-off node answers to a read while it is cut off: refused (Galera's 1047, not part of a primary
@@ -147,7 +130,7 @@ async function nodeTrial({ description, options, target, victim, concurrency, tr
   let rejoinMs;
   if (fault === NETWORK_CUT) {
     // Its network back: the node finds the primary component again and catches up by IST.
-    rejoinMs = await untilSynced(dead);
+    rejoinMs = await waitUntilSynced(dead, REJOIN_TIMEOUT_MS, { kill: false, after: ' of its network\'s return' });
   } else {
     // The node again, on its own data: it rejoins by IST from a survivor.
     const began = performance.now();

@@ -15,7 +15,7 @@ import { startServer } from '../server/index.js';
 import { killTree, treeOf } from '../server/process.js';
 import { AckLog, readAckLog } from './ack-log.js';
 import { nodeLossTest } from './cluster.js';
-import { crashModes, insertFor, loadDocuments, streamInserts, withAdapter } from './load.js';
+import { crashModes, insertFor, loadDocuments, settled, sleep, streamInserts, withAdapter } from './load.js';
 export const CRASH_KIND = 'process crash: SIGKILL to the database\'s whole process tree; the operating system and '
   + 'its page cache survive it, so this is not a power-loss test';
 // The kill lands this long after the first acknowledged write: load in full swing, at a moment the seed fixes.
@@ -29,13 +29,7 @@ const POLL_MS = 20;
 const MISSING_EXAMPLES = 5;
 const CHILD = fileURLToPath(new URL('./child.js', import.meta.url));
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const collectionOf = (mode) => `crash_${mode}`;
-
-// A driver whose server died may never settle some promises; the crash test goes on without them.
-function settled(promise, ms) {
-  return Promise.race([promise.then(() => true, () => true), sleep(ms).then(() => false)]);
-}
 
 async function ensureNamespace(adapter) {
   const { state } = await adapter.inspectNamespace();

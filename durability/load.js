@@ -59,7 +59,7 @@ export function streamInserts({ adapter, insert, collection, documents, concurre
         if (throughFailures) {
           failures.push({ at: performance.now(), message: failure.message });
           // A node that refuses at once would otherwise spin.
-          await new Promise((resolve) => setTimeout(resolve, FAILURE_PAUSE_MS));
+          await sleep(FAILURE_PAUSE_MS);
           continue;
         }
         error ??= failure;
@@ -88,6 +88,14 @@ export function streamInserts({ adapter, insert, collection, documents, concurre
       return acknowledged;
     },
   };
+}
+
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// Whether `promise` settled within `ms`: a driver whose server died may never settle some promises, and a crash test
+// goes on without them.
+export function settled(promise, ms) {
+  return Promise.race([promise.then(() => true, () => true), sleep(ms).then(() => false)]);
 }
 
 // `use(adapter)` on an adapter connected for it alone, closed however it ends.

@@ -168,9 +168,11 @@ export async function clusterStatus(state) {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-// Resolves once the node says Synced and is part of a primary component; rejects with its log's tail when it
-// exits or the time runs out (then it is killed).
-async function waitUntilSynced(node, timeoutMs) {
+// Resolves, with the milliseconds it took, once the node says Synced and is part of a primary component; rejects
+// with its log's tail when it exits or the time runs out (then it is killed, unless `kill` is false). `after`: what
+// the wait followed, for the message.
+export async function waitUntilSynced(node, timeoutMs, { kill = true, after = '' } = {}) {
+  const began = Date.now();
   const deadline = Date.now() + timeoutMs;
   let last = 'no answer';
   while (Date.now() < deadline) {
@@ -179,16 +181,16 @@ async function waitUntilSynced(node, timeoutMs) {
     }
     try {
       const status = await wsrepStatus(node, 2000);
-      if (status.local_state_comment === 'Synced' && status.cluster_status === 'Primary') return status;
+      if (status.local_state_comment === 'Synced' && status.cluster_status === 'Primary') return Date.now() - began;
       last = `${status.local_state_comment}, ${status.cluster_status}, cluster size ${status.cluster_size}`;
     } catch (error) {
       last = error.message;
     }
     await sleep(POLL_MS);
   }
-  await killTree(await treeOf(node.pid), `Galera node ${node.name}`);
+  if (kill) await killTree(await treeOf(node.pid), `Galera node ${node.name}`);
   throw new BenchError(ErrorCodes.TIMEOUT,
-    `Galera node ${node.name} was not in sync within ${timeoutMs / 1000} s (last: ${last}; killed); the end of ${node.logFile}:\n${await logTail(node.logFile)}`);
+    `Galera node ${node.name} was not in sync within ${timeoutMs / 1000} s${after} (last: ${last}${kill ? '; killed' : ''}); the end of ${node.logFile}:\n${await logTail(node.logFile)}`);
 }
 
 // The position a node's own files hold after it was killed (grastate.dat then says seqno -1), so that it rejoins

@@ -106,15 +106,7 @@ export default {
     }
     removeStaleLocks([path.join(data, 'postmaster.pid'), path.join(base, `.s.PGSQL.${port}.lock`)]);
     const cache = cacheBytes ? { shared_buffers: `${Math.round(cacheBytes / 1024)}kB` } : {};
-    const settings = Object.entries({ ...SERVER_SETTINGS, ...cache, port, unix_socket_directories: base })
-      .map(([name, value]) => `-c ${name}=${value}`).join(' ');
-    try {
-      await asServerUser(path.join(bin, 'pg_ctl'), ['-D', data, '-l', logFile, '-w', '-t', String(START_TIMEOUT_S), '-o', settings, 'start']);
-    } catch (error) {
-      throw new BenchError(ErrorCodes.CONNECT,
-        `PostgreSQL did not start: ${error.stderr?.trim() || error.message}\nthe end of ${logFile}:\n${await logTail(logFile)}`);
-    }
-    const pid = Number(readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const pid = await startInstance({ data, logFile, settings: { ...SERVER_SETTINGS, ...cache, port, unix_socket_directories: base } });
     return { host: LOCALHOST, port, user: OS_USER, database: 'postgres', pid, dataDir: data, logFile, program: 'postgres' };
   },
 
@@ -144,16 +136,18 @@ function replicatedBase(dir, cacheDir) {
 
 const settingArgs = (settings) => Object.entries(settings).map(([name, value]) => `-c ${name}=${value}`).join(' ');
 
-async function postmasterPid(data) {
+function postmasterPid(data) {
   return Number(readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
 }
 
-async function startInstance({ data, logFile, settings, name }) {
+// pg_ctl start with `settings` on the command line, waiting until it accepts connections; resolves with the
+// postmaster's pid. `name`: which instance of a primary and its replicas, for the message.
+async function startInstance({ data, logFile, settings, name = null }) {
   try {
     await asServerUser(path.join(binDir(), 'pg_ctl'), ['-D', data, '-l', logFile, '-w', '-t', String(START_TIMEOUT_S), '-o', settingArgs(settings), 'start']);
   } catch (error) {
     throw new BenchError(ErrorCodes.CONNECT,
-      `PostgreSQL ${name} did not start: ${error.stderr?.trim() || error.message}\nthe end of ${logFile}:\n${await logTail(logFile)}`);
+      `PostgreSQL${name ? ` ${name}` : ''} did not start: ${error.stderr?.trim() || error.message}\nthe end of ${logFile}:\n${await logTail(logFile)}`);
   }
   return postmasterPid(data);
 }

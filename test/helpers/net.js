@@ -73,3 +73,13 @@ export async function tryConnect(description, options, { closes = 1 } = {}) {
   }
   return { error: null, ms: Date.now() - begin };
 }
+
+// The first base port, from `first` in steps of `step` and below the kernel's ephemeral ports, at which every port
+// `base + offset` is free on 127.0.0.1: for a test that starts servers of its own on several ports.
+export async function freePortBlock(first, offsets, { step = 100, below = 32000 } = {}) {
+  const { portIsFree } = await import('../../server/process.js');
+  for (let base = first; base < below; base += step) {
+    if ((await Promise.all(offsets.map((offset) => portIsFree(base + offset)))).every(Boolean)) return base;
+  }
+  throw new Error(`no free block of ports (${offsets.join(', ')} from a base) from ${first} to ${below}`);
+}

@@ -9,10 +9,10 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { clusterInstalled, nodePorts } from '../../server/galera.js';
-import { portIsFree } from '../../server/process.js';
 import { isAlive, recordedState, removeServerFiles } from '../../server/state.js';
 import { serverFamily } from '../../server/index.js';
 import { spawnBench } from '../helpers/cli.js';
+import { freePortBlock } from '../helpers/net.js';
 
 const NODES = 3;
 const required = (process.env.BENCH_REQUIRE ?? '').split(',').map((id) => id.trim()).includes('galera');
@@ -21,19 +21,30 @@ const reason = 'a Galera cluster needs galera-4 and mariadb-server: run `npx ben
 if (required && !installed) throw new Error(`BENCH_REQUIRE lists galera, but ${reason}`);
 
 // A base port whose block of every node is free, below the kernel's ephemeral range.
-async function freeBase() {
-  for (let base = 21306; base < 32000; base += 100) {
-    const ports = Array.from({ length: NODES }, (_, i) => Object.values(nodePorts(base, i + 1))).flat();
-    if ((await Promise.all(ports.map((port) => portIsFree(port)))).every(Boolean)) return base;
-  }
-  throw new Error('no free block of ports for the cluster');
+const freeBase = () => freePortBlock(21306, Array.from({ length: NODES }, (_, i) => Object.values(nodePorts(0, i + 1))).flat());
+
+// A cache of its own for each cluster, and the CLI run in it.
+function clusterCache(prefix) {
+  const cacheDir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  const env = { BENCH_CACHE_DIR: cacheDir };
+  const bench = (args, timeoutMs = 300_000) => spawnBench(args, { env, timeoutMs });
+  return {
+    cacheDir,
+    out: path.join(cacheDir, 'results'),
+    env,
+    bench,
+    // The cluster stopped, its files outside the cache and the cache removed.
+    async remove() {
+      await bench(['server', 'stop', 'mariadb'], 120_000);
+      removeServerFiles(serverFamily('mariadb'), { cacheDir });
+      rmSync(cacheDir, { recursive: true, force: true });
+    },
+  };
 }
 
 describe('a 3-node Galera cluster', { skip: installed ? false : reason, timeout: 900_000 }, () => {
-  const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'bench-galera-'));
-  const out = path.join(cacheDir, 'results');
-  const env = { BENCH_CACHE_DIR: cacheDir };
-  const bench = (args, timeoutMs = 300_000) => spawnBench(args, { env, timeoutMs });
+  const cache = clusterCache('bench-galera-');
+  const { cacheDir, out, bench } = cache;
   let port;
   let state;
 
@@ -44,11 +55,7 @@ describe('a 3-node Galera cluster', { skip: installed ? false : reason, timeout:
     state = recordedState(cacheDir, 'mariadb');
   });
 
-  after(async () => {
-    await bench(['server', 'stop', 'mariadb'], 120_000);
-    removeServerFiles(serverFamily('mariadb'), { cacheDir });
-    rmSync(cacheDir, { recursive: true, force: true });
-  });
+  after(() => cache.remove());
 
   test('every node is started, in sync, in one primary component of three', async () => {
     assert.equal(state.cluster.nodes.length, NODES);
@@ -152,14 +159,10 @@ describe('a 3-node Galera cluster', { skip: installed ? false : reason, timeout:
 });
 
 describe('a size sweep: bench run --nodes 1,2', { skip: installed ? false : reason, timeout: 900_000 }, () => {
-  const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'bench-galera-sweep-'));
-  const out = path.join(cacheDir, 'results');
-  const env = { BENCH_CACHE_DIR: cacheDir };
+  const cache = clusterCache('bench-galera-sweep-');
+  const { cacheDir, out, env } = cache;
 
-  after(() => {
-    removeServerFiles(serverFamily('mariadb'), { cacheDir });
-    rmSync(cacheDir, { recursive: true, force: true });
-  });
+  after(() => cache.remove());
 
   test('one result per size, each from a cluster started from scratch and stopped, and a report of the series', async () => {
     const port = await freeBase();
@@ -202,10 +205,8 @@ describe('a size sweep: bench run --nodes 1,2', { skip: installed ? false : reas
 });
 
 describe('a 3-node Galera cluster in network namespaces', { skip: !installed ? reason : process.getuid?.() !== 0 ? 'network namespaces need root' : false, timeout: 900_000 }, () => {
-  const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'bench-galera-netns-'));
-  const out = path.join(cacheDir, 'results');
-  const env = { BENCH_CACHE_DIR: cacheDir };
-  const bench = (args, timeoutMs = 300_000) => spawnBench(args, { env, timeoutMs });
+  const cache = clusterCache('bench-galera-netns-');
+  const { cacheDir, out, bench } = cache;
   let state;
 
   before(async () => {
@@ -214,11 +215,7 @@ describe('a 3-node Galera cluster in network namespaces', { skip: !installed ? r
     state = recordedState(cacheDir, 'mariadb');
   });
 
-  after(async () => {
-    await bench(['server', 'stop', 'mariadb'], 120_000);
-    removeServerFiles(serverFamily('mariadb'), { cacheDir });
-    rmSync(cacheDir, { recursive: true, force: true });
-  });
+  after(() => cache.remove());
 
   test('each node on an address of its own namespace; a run reaches them over TCP from the harness\'s own address there', async () => {
     const { network } = state.cluster.layout;

@@ -8,20 +8,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import postgresql from '../../server/postgresql.js';
-import { portIsFree } from '../../server/process.js';
 import { isAlive, recordedState, removeServerFiles } from '../../server/state.js';
 import { spawnBench } from '../helpers/cli.js';
+import { freePortBlock } from '../helpers/net.js';
 
 const installed = Boolean(await postgresql.version());
 const reason = 'PostgreSQL is not installed: run `npx bench server install postgresql`';
 if (!installed && (process.env.BENCH_REQUIRE ?? '').split(',').includes('postgresql')) throw new Error(`BENCH_REQUIRE lists postgresql, but ${reason}`);
 
-async function freeBase() {
-  for (let base = 24432; base < 32000; base += 100) {
-    if ((await Promise.all([0, 10, 20].map((offset) => portIsFree(base + offset)))).every(Boolean)) return base;
-  }
-  throw new Error('no free ports for the primary and its replicas');
-}
+// The primary's port and its replicas' (10 and 20 above it), all free.
+const freeBase = () => freePortBlock(24432, [0, 10, 20]);
 
 describe('a PostgreSQL primary with two replicas', { skip: installed ? false : reason, timeout: 600_000 }, () => {
   const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'bench-pg-replicas-'));
