@@ -191,7 +191,9 @@ test('a load: the floor first, then batches of 100,000 hashed as they go, indexe
   assert.ok(floor.ms > 0 && Math.abs((floor.edgesPerSec * floor.ms) / 250_000_000 - 1) < 0.02, JSON.stringify(floor));
   assert.equal(floor.passes.length, 2);
   assert.equal(floor.ms, Math.min(...floor.passes), 'the faster pass');
-  assert.ok(Math.abs(floorMultiple - ms / floor.ms) < 0.05 * (ms / floor.ms), JSON.stringify(result));
+  // The multiple is recorded to two decimals: within 5% of the ratio, or within that rounding when the ratio is small
+  // (CI11: 46 ms against a 543 ms floor, 0.0847 recorded as 0.08).
+  assert.ok(Math.abs(floorMultiple - ms / floor.ms) < Math.max(0.05 * (ms / floor.ms), 0.005 + 1e-9), JSON.stringify(result));
   assert.equal(Math.round(floorMultiple * 100) / 100, floorMultiple);
   // A store that cannot measure its size on disk: null.
   assert.equal((await load(madeUpStore({ diskUsage: false }), madeUpEdges({ edges: 10 }))).collectionBytes, null);
