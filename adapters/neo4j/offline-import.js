@@ -99,7 +99,8 @@ async function replaceDatabase({ state, server, database, staging }) {
   const outcome = path.join(staging, 'replace-outcome.json');
   writeFileSync(job, JSON.stringify({
     cacheDir: server.cacheDir, pid: state.pid, port: state.port, release: state.release, javaHome: state.java.home,
-    cacheBytes: state.cacheBytes ?? null, dataDir: state.dataDir, database, staging, outcome,
+    cacheBytes: state.cacheBytes ?? null, dataDir: state.dataDir, database, staging,
+    started: path.join(staging, 'replace-started.json'), outcome,
   }));
   const logFile = path.join(staging, 'replace.log');
   const log = openSync(logFile, 'w');

@@ -6,8 +6,11 @@
 //
 //   node adapters/neo4j/replace-database.js <job.json>
 //
-// job.json: { cacheDir, pid, port, release, javaHome, cacheBytes, dataDir, database, staging, outcome }; the server
-// starts again with the page cache it ran with (cacheBytes, bench run --cache; null for the family's own).
+// job.json: { cacheDir, pid, port, release, javaHome, cacheBytes, dataDir, database, staging, started, outcome }; the
+// server starts again with the page cache it ran with (cacheBytes, bench run --cache; null for the family's own).
+// The process first writes `started` ({ pid }): from then on the replacement goes on whatever happens to the harness
+// (a harness killed before that file exists may have died before it started the process, and the server is
+// untouched). Each step is said on stdout, which offline-import.js sends to replace.log.
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { serverFamily, startServer, stopServer } from '../../server/index.js';
@@ -64,26 +67,35 @@ async function replace(job) {
   if (running?.pid !== job.pid) {
     throw new Error(`the Neo4j server bench server runs is no longer pid ${job.pid}${running ? ` (it is pid ${running.pid})` : ''}; not replacing its database`);
   }
+  say(`stopping the server (pid ${job.pid})`);
   await stopServer(neo4j, { cacheDir: job.cacheDir });
   let failure = null;
   try {
     swap(job);
+    say(`database "${job.database}" swapped for the imported one`);
   } catch (error) {
     failure = error;
+    say(`the swap failed, the old database is back in place: ${error.message}`);
   }
   // Started again whatever happened: with the new database, or with the old one when the swap failed.
   let started;
   try {
+    say(`starting the server on port ${job.port}`);
     started = await startTwice(job);
   } catch (error) {
     throw new Error(`${failure ? `the swap failed (${failure.message}, the old database is back in place)` : 'the new database is in place'}, `
       + `but the server did not start again: ${error.message}`);
   }
   if (failure) throw new Error(`the swap failed (${failure.message}); the server runs again on the old database`);
+  say(`the server runs again (pid ${started.pid})`);
   return started.pid;
 }
 
+const say = (words) => process.stdout.write(`${new Date().toISOString()} ${words}\n`);
+
 const job = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+writeFileSync(job.started, JSON.stringify({ pid: process.pid }));
+say(`replacing database "${job.database}" (pid ${process.pid})`);
 try {
   const pid = await replace(job);
   writeFileSync(job.outcome, JSON.stringify({ replaced: true, pid }));

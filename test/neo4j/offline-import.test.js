@@ -231,7 +231,9 @@ describe('neo4j offline import', { skip, timeout: TIMEOUT_MS * 4 }, () => {
     const where = () => `\nbench import's stderr:\n${stderr}\nstaging files:${stagingReport()}`;
     await waitFor(() => {
       if (ended) assert.fail(`bench import ended (exit code ${ended.code}) before the replacement started:\n${stderr}`);
-      return existsSync(path.join(staging(), 'replace.json'));
+      // The replacement's own file, written once its process runs: replace.json is written before the process is
+      // started, and a harness killed between the two leaves the server untouched, with nothing to replace it.
+      return existsSync(path.join(staging(), 'replace-started.json'));
     }, 'the replacement to start', WAIT_MS, where);
     child.kill('SIGKILL');
     assert.equal(await exited, 'SIGKILL');
