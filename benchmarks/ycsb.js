@@ -4,7 +4,7 @@
 //
 //   node benchmarks/ycsb.js [--cache-dir <dir>] [--host h --port p --user u --database d]
 //     [--records 100000] [--ops 100000] [--connections 1,8,32] [--mixes read-only,95-5,50-50] (or read-modify-write)
-//     [--distributions zipfian,uniform] [--rounds 3] [--doc-bytes 250] [--ycsb-field-length 13]
+//     [--distributions zipfian,uniform] [--rounds 3] [--doc-bytes 250] [--ycsb-field-length 13] [--driver pg|postgres]
 //
 // The server: the local PostgreSQL `bench server start postgresql` runs (under --cache-dir or the default cache),
 // or the one --host/--port name. Both tools write with synchronous_commit off (db-shootout's --durability relaxed;
@@ -15,7 +15,7 @@
 // postgrenosql binding is not published there. It stores each record as one jsonb document in
 // dbshootout_ycsb.usertable, as the PostgreSQL adapter stores the mixed suite's documents, with one connection per
 // YCSB thread (postgrenosql shares one connection across threads). YCSB loads its table once per record count
-// (untimed); db-shootout loads its collection before every run (untimed). YCSB checks no answer; db-shootout
+// (untimed); each db-shootout run here is a `bench run` of its own, which loads its collection (untimed). YCSB checks no answer; db-shootout
 // checks every read against the writes it overlapped and the collection's final state.
 //
 // Printed per configuration: both throughputs per round, the paired ratio (median, interquartile range, range),
@@ -68,6 +68,8 @@ const { values: args } = parseArgs({
     'doc-bytes': { type: 'string', default: '250' },
     // 10 fields of 13 characters: about 250 bytes of JSON, as --doc-bytes 250 gives the mixed suite's documents.
     'ycsb-field-length': { type: 'string', default: '13' },
+    // db-shootout's PostgreSQL driver (bench run --driver); the adapter's default when not given.
+    driver: { type: 'string' },
   },
 });
 
@@ -173,7 +175,7 @@ async function averageBytes(sql) {
 async function shootout({ records, ops, mix, distribution, connections }, out) {
   const flags = ['run', '--suite', 'mixed', '--db', 'postgresql', '--workload', mix, '--records', String(records), '--ops', String(ops),
     '--distribution', distribution, '--concurrency', String(connections), '--doc-bytes', args['doc-bytes'], '--durability', 'relaxed',
-    '--runs', '1', '--json', '--quiet', '--out', out, '--cache-dir', cacheDir,
+    '--runs', '1', '--json', '--quiet', '--out', out, '--cache-dir', cacheDir, ...(args.driver ? ['--driver', args.driver] : []),
     ...(args.port ? ['--host', target.host, '--port', String(target.port), '--user', target.user, '--database', target.database] : [])];
   const { stdout } = await run(process.execPath, [path.join(root, 'bin', 'bench.js'), ...flags], { maxBuffer: MAX_BUFFER });
   const result = JSON.parse(stdout);

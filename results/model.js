@@ -104,12 +104,17 @@ export function recordRun(result, name, run) {
       ...(run.spread ? { spread: run.spread } : {}),
       // Reads on replicas: how long the step waited, before its clock, for them to replay the primary's WAL.
       ...(run.replicaWaitMs !== undefined ? { replicaWaitMs: run.replicaWaitMs } : {}),
+      // What the run started from (the mixed suite): 'load', with the load's own time, or 'the run before'.
+      ...(run.startedFrom ? { startedFrom: run.startedFrom } : {}),
+      ...(run.load ? { load: run.load } : {}),
     });
   } else {
     entry.runs.push({
       run: run.run, valid: false, errors: run.errors, failed: run.failed, reason: run.reason, resources: run.resources ?? null,
       ...(run.span ? { span: run.span } : {}),
       ...(run.nodes ? { nodes: run.nodes } : {}),
+      ...(run.startedFrom ? { startedFrom: run.startedFrom } : {}),
+      ...(run.load ? { load: run.load } : {}),
     });
     for (const example of run.examples) {
       if (entry.failures.length < MAX_EXAMPLES) entry.failures.push({ run: run.run, ...example });

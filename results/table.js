@@ -1,7 +1,7 @@
 // The readable summary of one result document, for the terminal.
 import { formatSize } from '../core/terms.js';
 import { CLIENT_BOUND_CPU_PCT, CLIENT_BOUND_LOOP, CLIENT_BOUND_SHARE } from '../resources/client.js';
-import { formatMs } from './format.js';
+import { formatMs, loadsLine, loadsOf } from './format.js';
 import { formatGraphTable, graphImportLine } from './graph-table.js';
 import { formatQueryTable, queryImportLine } from './queries-table.js';
 
@@ -163,6 +163,8 @@ export function formatTable(result) {
       ? `import: reused the data imported at ${result.import.importedAt}${diskNote(result.import)}`
       : `import: ${formatMs(result.import.ms / 1000)} s (profiles ${result.import.profilesPerSec}/s, relations ${result.import.relationsPerSec}/s, indexes ${formatMs(result.import.indexesMs / 1000)} s${importPathNote(result.import)})${diskNote(result.import)}`);
   }
+  const loads = loadsLine(loadsOf(result.workloads));
+  if (loads) lines.push(loads);
   const terms = termsLine(result.terms);
   if (terms) lines.push(terms);
   const usage = result.resources && resourcesLine(result.resources, db);

@@ -384,7 +384,10 @@ async function runRound({
   let broken = null;
   const leader = !sharding || sharding.leader;
   try {
-    if (round.setup && leader) await round.setup(adapter, expected);
+    // What the round's setup says of the state it prepared (the mixed suite: loaded, and in what time, or the run
+    // before's) goes into each of its runs' records.
+    const prepared = round.setup && leader ? await round.setup(adapter, expected) : null;
+    const start = prepared?.startedFrom ? { startedFrom: prepared.startedFrom, ...(prepared.load && { load: prepared.load }) } : null;
     for (const step of round.steps) {
       if (signal?.aborted) break;
       if (!result.workloads[step.key].supported) continue;
@@ -408,13 +411,14 @@ async function runRound({
       // A shard reports its step done however it ended, unless the shards' meeting itself failed.
       if (share && !failure?.meeting) await share.done();
       if (failure) {
-        recordRun(result, step.key, failedRecord(step.run ?? round.run, failure, usage.resources));
+        recordRun(result, step.key, { ...failedRecord(step.run ?? round.run, failure, usage.resources), ...start });
         // A stalled server will stall every following workload too; shards that no longer meet cannot go on.
         if ((failure.code === ErrorCodes.TIMEOUT && !round.stallFailsRound) || failure.meeting) throw failure;
         if (round.chained || failure.code === ErrorCodes.TIMEOUT) broken = step.key;
         continue;
       }
       if (record) {
+        if (start) Object.assign(record, start);
         recordRun(result, step.key, record);
         if (!record.valid && round.chained) broken = step.key;
       }
@@ -423,6 +427,19 @@ async function runRound({
       const untimed = answering(adapter, config.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS);
       await untimed.guard(round.teardown(untimed.adapter, expected), `ending ${round.label ?? 'the round'}`);
     }
+  } finally {
+    await adapter.close();
+  }
+}
+
+// What the rounds kept for a next round that did not run (the mixed suite's collection, after an interruption or
+// an error between rounds): removed on a connection of its own, bounded by the stall timeout.
+async function dropLeftover(rounds, { description, adapterOptions, config, leader }) {
+  if (!rounds.leftover || !leader || !rounds.keeping()) return;
+  const adapter = await connectAdapter(description, { ...adapterOptions, concurrency: 1 });
+  try {
+    const untimed = answering(adapter, config.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS);
+    await untimed.guard(rounds.leftover(untimed.adapter), 'removing the collection kept for the next run');
   } finally {
     await adapter.close();
   }
@@ -470,7 +487,7 @@ export async function runBenchmark({
 }) {
   if (shard) checkShardedSuite(suite.id);
   const leader = !shard || shard.index === 0;
-  const rounds = suite.rounds({ config, workloads });
+  const rounds = suite.rounds({ config, workloads, sharded: Boolean(shard) });
   checkClients(description, config.clients ?? 1);
   const setupAdapter = await connectAdapter(description, adapterOptions);
   let result;
@@ -539,10 +556,16 @@ export async function runBenchmark({
   const supported = workloads.filter((workload) => isSupported(description, workload)
     && result.workloads[planEntries(rounds).find((step) => step.workload === workload)?.key]?.supported !== false);
   const expected = await suite.context(dataset, supported);
+  // A step's inputs, made once per step and reused by its later runs; a step with inputs of its own per run (the
+  // mixed suite's versions) names them by `inputsId`, and only the latest of a step is kept.
   const inputCache = new Map();
   const inputs = (step) => {
-    if (!inputCache.has(step.key)) inputCache.set(step.key, step.workload.inputs(expected, step.params));
-    return inputCache.get(step.key);
+    const id = step.inputsId ?? step.key;
+    const cached = inputCache.get(step.key);
+    if (cached?.id === id) return cached.inputs;
+    const made = step.inputs ? step.inputs(expected) : step.workload.inputs(expected, step.params);
+    inputCache.set(step.key, { id, inputs: made });
+    return made;
   };
 
   const coordinator = shard && createCoordinator({
@@ -580,7 +603,9 @@ export async function runBenchmark({
       if (signal?.aborted) await coordinator.abandon('interrupted');
       else await coordinator.close();
     }
+    await dropLeftover(rounds, { description, adapterOptions, config, leader });
   } catch (error) {
+    await dropLeftover(rounds, { description, adapterOptions, config, leader }).catch(() => {});
     if (coordinator && leader) await coordinator.abandon(error.message);
     finishResult(result, { complete: false, error });
     await onUpdate(result);

@@ -412,3 +412,32 @@ test('the page\'s charts: every percentile drawn, a CSV row per rate of a second
   none.result.workloads = { notes: { ...none.result.workloads[`95-5 n=${OPS} c=1`], params: undefined } };
   assert.ok(REPORT_FORMATS.html(buildReport([none])).includes('<section><h2>Throughput and latency per workload; for a rate sweep, latency against achieved throughput</h2><p class="none" id="chart-mixed">no workload has a passed level or rate</p></section>'));
 });
+
+test('what the runs started from: the loads with their time and the runs on the state the run before left, per database, in the report', () => {
+  const started = (doc, starts) => {
+    const copy = structuredClone(doc);
+    const runs = Object.values(copy.result.workloads).flatMap((e) => e.runs);
+    runs.forEach((run, i) => Object.assign(run, starts[i % starts.length]));
+    return copy;
+  };
+  const load = (ms) => ({ startedFrom: 'load', load: { documents: RECORDS, ms, concurrency: 4 } });
+  const before = { startedFrom: 'the run before' };
+  const once = started(alpha, [load(1234), before, before, before, before, before, before, before, before, before]);
+  const twice = started(beta, [load(500), before, before, load(700)]);
+  const report = buildReport([once, twice], { baseline: 'alpha' });
+  const runsOf = (doc) => Object.values(doc.result.workloads).flatMap((e) => e.runs).length;
+  assert.deepEqual(report.mixed.loads.alpha, { runs: runsOf(once), loads: 1, documents: RECORDS, ms: 1234, firstMs: 1234, fromRunBefore: runsOf(once) - 1 });
+  // beta's runs in turn: a load of 500 ms, two on the run before, a load of 700 ms, and again.
+  const betaLoads = Array.from({ length: runsOf(twice) }, (_, i) => [500, null, null, 700][i % 4]).filter(Boolean);
+  assert.ok(betaLoads.length >= 2);
+  assert.deepEqual(report.mixed.loads.beta, {
+    runs: runsOf(twice), loads: betaLoads.length, documents: RECORDS, ms: betaLoads.reduce((a, b) => a + b, 0), firstMs: 500,
+    fromRunBefore: runsOf(twice) - betaLoads.length,
+  });
+  const table = REPORT_FORMATS.table(report);
+  assert.match(table, new RegExp(`\\nLoading:\\n {2}alpha {2}loaded once: ${RECORDS} documents in 1\\.23 s \\(untimed\\); ${runsOf(once) - 1} of ${runsOf(once)} runs started from the checked state the run before left`));
+  assert.match(table, /\n {2}beta {2}loaded \d+ times: 50 documents in [\d.]+ s in all \(untimed\)/);
+  // Results from before the runs said what they started from: no line, no block.
+  assert.deepEqual(buildReport([alpha, beta], { baseline: 'alpha' }).mixed.loads, {});
+  assert.doesNotMatch(REPORT_FORMATS.table(buildReport([alpha, beta], { baseline: 'alpha' })), /Loading/);
+});

@@ -11,6 +11,7 @@ import memory from '../../adapters/memory/description.js';
 import sqlite from '../../adapters/sqlite/description.js';
 import { createRandom } from '../../datasets/random.js';
 import { crudDocuments } from '../../workloads/crud/documents.js';
+import { formatTable } from '../../results/table.js';
 import { runBenchmark } from '../../runner/run.js';
 import { getSuite, suiteIds } from '../../workloads/index.js';
 import { DELETE, INSERT, READ, READ_MODIFY_WRITE, UPDATE, consistencyFailures } from '../../workloads/mixed/consistency.js';
@@ -653,7 +654,7 @@ describe('mixed plan', () => {
     assert.ok(WORKLOADS.every((w) => w.timed));
   });
 
-  test('one round per workload, level (or rate) and run, each loading the documents into a fresh collection', async () => {
+  test('one round per workload, level (or rate) and run; a round alone loads the documents into a fresh collection and drops it', async () => {
     const config = { records: 5, ops: 10, concurrency: [1, 4], runs: 2, durable: true, distribution: 'uniform', shape: 'uniform', seed: 1 };
     const rounds = mixed.rounds({ config, workloads: WORKLOADS.slice(0, 2) });
     assert.deepEqual(rounds.map((r) => [r.steps[0].key, r.run]), [
@@ -688,7 +689,7 @@ describe('mixed plan', () => {
     assert.equal(mixed.configure({ ...settings, sync: true }).durable, true);
     assert.throws(() => mixed.configure({ ...settings, rate: '100,,200' }), { code: 'E_USAGE', message: /--rate must be a positive number/ });
     assert.throws(() => mixed.configure({ ...settings, rate: '100,100' }), { code: 'E_USAGE', message: /names a value twice/ });
-    assert.deepEqual(mixed.flags, ['records', 'ops', 'rate', 'distribution', 'shape', 'sync', 'doc-bytes', 'duration']);
+    assert.deepEqual(mixed.flags, ['records', 'ops', 'rate', 'distribution', 'shape', 'sync', 'doc-bytes', 'duration', 'reload']);
   });
 
   test('refuses an unknown distribution or shape, a bad rate and no concurrency', () => {
@@ -871,6 +872,79 @@ describe('mixed through the runner', () => {
     const entry = result.workloads['write-only n=3000 c=2'];
     assert.equal(entry.status, 'failed');
     assert.match(entry.failures[0].problem, /at the end; one of its last writes left/);
+  });
+
+  // The memory store, acknowledging every update after the first `applied` without applying it (one count over
+  // every connection: the later runs' updates are the ones lost).
+  const losingUpdatesAfter = (applied) => {
+    let n = 0;
+    return {
+      ...memory,
+      create(opts) {
+        const adapter = memory.create(opts);
+        const update = adapter.updateDocument.bind(adapter);
+        adapter.updateDocument = async (...args) => {
+          n += 1;
+          if (n <= applied) await update(...args);
+        };
+        return adapter;
+      },
+    };
+  };
+  const startsOf = (entry) => entry.runs.map((r) => r.startedFrom);
+
+  test('the documents load once: each later run starts from the state the run before left, the load\'s time recorded', async () => {
+    const result = await run({ ...base, distribution: 'zipfian', concurrency: [1, 4], runs: 2 }, memory,
+      [byName['read-only'], byName['50-50'], byName['read-modify-write']]);
+    const entries = Object.values(result.workloads);
+    for (const entry of entries) assert.equal(entry.status, 'passed', JSON.stringify(entry.failures));
+    const runs = entries.flatMap((entry) => entry.runs);
+    assert.deepEqual(runs.map((r) => r.startedFrom), ['load', ...Array(11).fill('the run before')]);
+    assert.equal(runs[0].load.documents, 300);
+    assert.equal(runs[0].load.concurrency, 1);
+    assert.ok(Number.isInteger(runs[0].load.ms) && runs[0].load.ms >= 0);
+    assert.ok(runs.slice(1).every((r) => r.load === undefined));
+    // The terminal's table says it under the title.
+    assert.match(formatTable(result).split('\n')[1], /^loaded once: 300 documents in [\d.]+ s \(untimed\); 11 of 12 runs started from the checked state the run before left$/);
+    // The last run dropped the collection.
+    const after = memory.create(options);
+    await after.connect?.();
+    await assert.rejects(after.readCollection(COLLECTION), /no temporary collection/);
+  });
+
+  test('a run that starts from the run before and loses every update fails: its versions are not the run before\'s', async () => {
+    // Write-only, no reads: what the second run's lost updates leave is the first run's final state, which the
+    // same stream under the same versions would also have left.
+    const result = await run({ ...base, distribution: 'uniform', concurrency: [2], runs: 3 }, losingUpdatesAfter(3000), [byName['write-only']]);
+    const entry = result.workloads['write-only n=3000 c=2'];
+    assert.deepEqual(entry.runs.map((r) => r.valid), [true, false, false]);
+    assert.match(entry.failures[0].problem, /at the end; one of its last writes left/);
+    // A run that failed its check leaves a state nobody checked: the next one reloads.
+    assert.deepEqual(startsOf(entry), ['load', 'the run before', 'load']);
+  });
+
+  test('--reload loads before every run; a run that inserted and deleted leaves its successor a reload', async () => {
+    const reloaded = await run({ ...base, distribution: 'uniform', concurrency: [2], runs: 2, reload: true }, memory, [byName['95-5']]);
+    assert.deepEqual(startsOf(reloaded.workloads['95-5 n=3000 c=2']), ['load', 'load']);
+    const cross = await run({ ...base, distribution: 'uniform', concurrency: [2], runs: 2 }, memory, [byName['50-50'], byName.igiugid, byName['95-5']]);
+    assert.deepEqual(Object.values(cross.workloads).map(startsOf), [['load', 'the run before'], ['the run before', 'load'], ['load', 'the run before']]);
+    for (const entry of Object.values(cross.workloads)) assert.equal(entry.status, 'passed', JSON.stringify(entry.failures));
+    assert.equal(mixed.configure({ reload: true, concurrency: 2 }).reload, true);
+    assert.equal(mixed.configure({ concurrency: 2 }).reload, undefined);
+  });
+
+  test('a benchmark interrupted between runs drops the collection kept for the next one', async () => {
+    const controller = new AbortController();
+    const result = await runBenchmark({
+      suite: mixed, description: memory, adapterOptions: options, dataset: await mixed.prepare(base), workloads: [byName['read-only']],
+      config: { ...base, distribution: 'uniform', concurrency: [2], runs: 3 }, command: 'test', signal: controller.signal,
+      onUpdate: (partial) => { if (partial.workloads['read-only n=3000 c=2']?.runs.length === 1) controller.abort(); },
+    });
+    assert.equal(result.interrupted, true);
+    assert.equal(result.workloads['read-only n=3000 c=2'].runs.length, 1);
+    const after = memory.create(options);
+    await after.connect?.();
+    await assert.rejects(after.readCollection(COLLECTION), /no temporary collection/);
   });
 
   test('a store that stops answering while the run is checked ends the run within the stall timeout, naming the check', { timeout: 60_000 }, async () => {

@@ -1,7 +1,10 @@
-// The mixed suite: reads and writes of the same documents at once, as YCSB's core workloads mix them. A round
-// loads `records` crud documents (untimed) into a fresh temporary collection, runs one workload's operation stream
-// over them, checks every read and the final state, and drops the collection; so each workload, concurrency level
-// and rate starts from the same loaded state. Closed loop at each `--concurrency` level, or open loop at each
+// The mixed suite: reads and writes of the same documents at once, as YCSB's core workloads mix them. The first
+// round loads `records` crud documents (untimed, its time recorded) into a fresh temporary collection; each round
+// runs one workload's operation stream over them and checks every read and the final state; the next round starts
+// from that checked state, as YCSB loads once and runs its workloads on what the load left. A round reloads when
+// the one before failed its check or could not be checked, or inserted and deleted (igiugid: its keys are no longer
+// the loaded ones), and with `--reload` (every round from the loaded state) or `--shard` (each shard checks its own
+// keys). The last round drops the collection. Closed loop at each `--concurrency` level, or open loop at each
 // `--rate` (operations sent at their scheduled times, the pool still sized by the concurrency). A preset may set
 // the size of each document's JSON (`docBytes`, crud's documents filled with words to it).
 import { eachLimit } from 'async';
@@ -75,8 +78,39 @@ const sizeOf = (docBytes) => (docBytes ? { docBytes } : {});
 // Untimed, a bounded number at a time: the round's pool is sized by its concurrency. (`async` needs an async
 // function here: a plain one returning a promise would be taken for one expecting a callback.)
 async function loadCollection(adapter, docs, concurrency) {
+  const begin = performance.now();
   await adapter.createTempCollection(COLLECTION);
   await eachLimit(docs, concurrency, async (doc) => adapter.insertDocument(COLLECTION, doc, { durable: false }));
+  return { documents: docs.length, ms: Math.round(performance.now() - begin), concurrency };
+}
+
+// What each round starts from, and whether the collection outlives it. `ctx.carried` is what a round's check
+// reads (`initial`: the state the run before left, null after a load) and writes (`final`: the state it checked,
+// kept only when every read and every key's end were right and the workload kept the loaded keys).
+// `leftover(adapter)`: drops the collection a round kept for the next one when no next one runs (the benchmark
+// interrupted or ended by an error between them).
+function carryOver({ reload, documents }) {
+  let state = null;
+  return {
+    async setup(adapter, ctx = {}, concurrency = 1) {
+      const initial = state;
+      state = null;
+      ctx.carried = { initial, final: null };
+      if (initial) return { startedFrom: 'the run before' };
+      return { startedFrom: 'load', load: await loadCollection(adapter, documents(), concurrency) };
+    },
+    async teardown(adapter, ctx = {}, last = true) {
+      state = reload || last ? null : ctx.carried?.final ?? null;
+      ctx.carried = null;
+      if (!state) await adapter.dropTempCollection(COLLECTION);
+    },
+    keeping: () => state !== null,
+    async leftover(adapter) {
+      if (!state) return;
+      state = null;
+      await adapter.dropTempCollection(COLLECTION);
+    },
+  };
 }
 
 export default {
@@ -86,7 +120,7 @@ export default {
   workloads: WORKLOADS,
   alwaysRun: [],
   // The flags of `bench run` that only this suite takes (some shared with crud), and its defaults of the others.
-  flags: ['records', 'ops', 'rate', 'distribution', 'shape', 'sync', 'doc-bytes', 'duration'],
+  flags: ['records', 'ops', 'rate', 'distribution', 'shape', 'sync', 'doc-bytes', 'duration', 'reload'],
   defaults: {
     runs: 3, concurrency: DEFAULT_LEVELS, records: DEFAULT_RECORDS, ops: [DEFAULT_OPS], distribution: DEFAULT_DISTRIBUTION,
     shape: DEFAULT_SHAPE, sync: false,
@@ -108,7 +142,7 @@ export default {
     } = mixedSettings({ ...rest, rates: rate, durable });
     return {
       concurrency: levels, records, ops, rates, distribution, shape, durable, seed, ...sizeOf(docBytes),
-      ...(durationS ? { durationS } : {}),
+      ...(durationS ? { durationS } : {}), ...(settings.reload ? { reload: true } : {}),
     };
   },
   describeData: (data) => ({
@@ -123,7 +157,8 @@ export default {
   // Nothing to import: each round loads its documents into a temporary collection of a namespace the harness owns.
   load: async ({ adapter, description, options }) => { await claimNamespace({ adapter, description, options }); return null; },
   context: (data) => data,
-  rounds({ config, workloads }) {
+  // `sharded`: a --shard run, whose rounds each start from the load (each shard checks only its own keys).
+  rounds({ config, workloads, sharded = false }) {
     const {
       records, ops: counts, levels, rates, distribution, shape, seed, runs, durable, docBytes, durationS,
     } = mixedSettings(config);
@@ -134,20 +169,30 @@ export default {
       loaded ??= crudDocuments({ count: records, shape, seed, bytes: docBytes }).docs;
       return loaded;
     };
+    const reload = Boolean(config.reload) || sharded;
+    const carry = carryOver({ reload, documents });
+    // Each round's writes carry versions above every earlier round's (workloads.js): a stride of the most
+    // operations a round runs.
+    const stride = Math.max(...counts) + 1;
     const rounds = [];
     for (const workload of workloads) {
       for (const ops of counts) {
         for (const concurrency of levels) {
           for (const rate of rates.length > 0 ? rates : [null]) {
             const params = { ops, records, distribution, concurrency, durable, ...(rate ? { rate } : {}), ...(durationS ? { durationS } : {}) };
-            const step = { key: stepKey(workload.name, params), workload, params };
+            const key = stepKey(workload.name, params);
             for (let run = 1; run <= runs; run += 1) {
+              const versionBase = reload ? 0 : rounds.length * stride;
+              const step = {
+                key, workload, params, inputsId: `${key} v${versionBase}`, inputs: (ctx) => workload.inputs(ctx, params, { versionBase }),
+              };
+              const index = rounds.length;
               rounds.push({
                 run,
                 label: `run ${run}/${runs}`,
                 concurrency,
-                setup: (adapter) => loadCollection(adapter, documents(), concurrency),
-                teardown: (adapter) => adapter.dropTempCollection(COLLECTION),
+                setup: (adapter, ctx) => carry.setup(adapter, ctx, concurrency),
+                teardown: (adapter, ctx) => carry.teardown(adapter, ctx, index === rounds.length - 1),
                 steps: [step],
               });
             }
@@ -155,6 +200,9 @@ export default {
         }
       }
     }
+    // Called by the runner after the last round it ran, however the benchmark ended.
+    rounds.leftover = (adapter) => carry.leftover(adapter);
+    rounds.keeping = () => carry.keeping();
     return rounds;
   },
 };

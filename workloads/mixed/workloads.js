@@ -16,7 +16,9 @@ const STREAM_KINDS = 31;
 const STREAM_KEYS = 41;
 // An update never targets a deleted key: it draws again, this many times at most.
 const MAX_UPDATE_DRAWS = 100_000;
-// The write of operation i carries version i + 2, above the loaded documents' (crud's uniform documents have 1).
+// The write of operation i carries version versionBase + i + 2, above the loaded documents' (crud's uniform
+// documents have 1). A run that starts from the state the run before left has a base above every version that
+// run wrote (suite.js), so that a write it loses never leaves a value its own stream also wrote.
 const FIRST_VERSION = 2;
 
 // How many inserts `ops` operations of the cross-action pattern make: the documents a stream needs beyond the
@@ -30,9 +32,9 @@ export function crossInserts(ops) {
 // The version written by operation `index`: a document of the key's shape whose `version` names that operation.
 // Successive writes of one key alternate between its two crud versions, so that with varied shapes a replace
 // that merged instead would show.
-function written(ctx, number, writes, index) {
+function written(ctx, number, writes, version) {
   const base = writes % 2 === 0 ? ctx.updates[number] : ctx.docs[number];
-  return { ...base, version: index + FIRST_VERSION };
+  return { ...base, version };
 }
 
 // A read with the mix's probability, else its write: an update, or a read-modify-write.
@@ -46,7 +48,9 @@ function proportionKind(mix) {
 // takes the oldest key that no update wrote and that is not the latest insert, so that no update ever meets a key a
 // delete removed. A write of a key this stream inserted carries `after`: its insert, which it waits for
 // (workloads' call), since the key does not exist before the insert completes.
-export function operationStream(ctx, { mix, ops, records, distribution, stream }) {
+export function operationStream(ctx, {
+  mix, ops, records, distribution, stream, versionBase = 0,
+}) {
   const capacity = records + (mix.pattern ? crossInserts(ops) : 0);
   if (capacity > ctx.docs.length) throw new Error(`internal: ${capacity} documents needed, ${ctx.docs.length} prepared`);
   const kinds = createRandom(ctx.seed, STREAM_KINDS + stream);
@@ -86,7 +90,7 @@ export function operationStream(ctx, { mix, ops, records, distribution, stream }
     }
     const op = kind === INSERT ? { kind, key: crudKey(number + 1), index: i } : { kind, key: crudKey(number + 1) };
     if (kind !== READ && kind !== DELETE) {
-      op.doc = written(ctx, number, writes[number], i);
+      op.doc = written(ctx, number, writes[number], versionBase + i + FIRST_VERSION);
       writes[number] += 1;
     }
     if (kind !== READ && kind !== INSERT && insertedBy[number] >= 0) {
@@ -149,9 +153,19 @@ function loadedState(ctx, records, owns) {
   return new Map(ctx.docs.slice(0, records).filter((doc) => owns(doc._key)).map((doc) => [doc._key, doc]));
 }
 
+// The state a run starts from: what the run before it left, when the suite carries it over (ctx.carried, suite.js),
+// else the loaded documents.
+function startState(ctx, params, owns) {
+  const carried = ctx.carried?.initial;
+  if (!carried) return loadedState(ctx, params.records, owns);
+  return new Map([...carried].filter(([key]) => owns(key)));
+}
+
 // `operation`: the one that tells whether an adapter supports the workload (an adapter offers the four document
-// operations together).
+// operations together). `keepsKeys`: its writes never insert or delete, so the keys it leaves are the loaded ones
+// and the next run may start from its final state.
 function mixedWorkload({ name, operation, description, mix, stream }) {
+  const keepsKeys = !mix.pattern;
   return {
     name,
     operation,
@@ -163,20 +177,25 @@ function mixedWorkload({ name, operation, description, mix, stream }) {
     timed: true,
     // Each operation's kind, for its latency apart from the others' (get, update, insert, delete).
     kindOf: (op) => op.kind,
-    inputs: (ctx, params) => operationStream(ctx, { ...params, mix, stream }),
+    keepsKeys,
+    inputs: (ctx, params, { versionBase = 0 } = {}) => operationStream(ctx, { ...params, mix, stream, versionBase }),
     setup: async (adapter) => { awaitedInserts.set(adapter, new Map()); },
     call: (adapter, op, params) => perform(adapter, op, params),
     async check(ctx, inputs, answers, adapter, params, times) {
       const owns = params.owns ?? (() => true);
-      const final = await adapter.readCollection(COLLECTION);
-      return consistencyFailures({
-        initial: loadedState(ctx, params.records, owns),
+      const read = await adapter.readCollection(COLLECTION);
+      const final = Array.isArray(read) ? read.filter((doc) => typeof doc?._key !== 'string' || owns(doc._key)) : read;
+      const failures = consistencyFailures({
+        initial: startState(ctx, params, owns),
         operations: inputs,
         answers,
         starts: times.starts,
         ends: times.ends,
-        final: Array.isArray(final) ? final.filter((doc) => typeof doc?._key !== 'string' || owns(doc._key)) : final,
+        final,
       });
+      // A state every read and every key's end agreed with is the next run's start; any other, the next run reloads.
+      if (ctx.carried && failures.length === 0 && keepsKeys) ctx.carried.final = new Map(final.map((doc) => [doc._key, doc]));
+      return failures;
     },
     teardown: async (adapter) => { awaitedInserts.delete(adapter); },
   };

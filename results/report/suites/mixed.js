@@ -5,7 +5,7 @@
 import { BEHIND_RATIO } from '../../../runner/open-loop.js';
 import { stepKey } from '../../../workloads/mixed/suite.js';
 import { WORKLOADS } from '../../../workloads/mixed/workloads.js';
-import { formatCount, formatMs } from '../../format.js';
+import { formatCount, formatMs, loadsLine, loadsOf } from '../../format.js';
 import { latencyByKind } from '../../model.js';
 import { distinct } from '../aggregate.js';
 import { reportId } from '../clusters.js';
@@ -141,7 +141,12 @@ export function mixedModel({ workloads, databases, documents, comparison }) {
     return { ...figures, ...(byKind ? { byKind } : {}), ...(series ? { series } : {}) };
   };
 
+  // Per database, what its runs started from: the loads and the runs on the state the run before left.
+  const loads = Object.fromEntries(databases.map(({ id }) => [id, loadsOf(Object.assign({}, ...documents
+    .filter(({ result }) => reportId(result) === id).map(({ result }, index) => Object.fromEntries(Object.entries(result.workloads)
+      .map(([name, entry]) => [`${index} ${name}`, entry])))))]).filter(([, summary]) => summary));
   const block = {
+    loads,
     serial: distinct(documents.filter(({ result }) => result.db.execution === 'serial').map(({ result }) => reportId(result)))
       .filter((id) => databases.some((database) => database.id === id)),
     closed: sorted(closed).map(({ mix, ops, points, workloads: byLevel }) => ({
@@ -260,6 +265,13 @@ export function mixedBlocks(report) {
   const behind = report.mixed.sweeps.flatMap((sweep) => ids.flatMap((id) => sweep.results[id].filter((f) => f.note)
     .map((f) => ({ label: `${id} ${f.workload}`, lines: [f.note] }))));
   if (behind.length > 0) blocks.push({ kind: 'list', id: 'mixed-behind', title: 'Open loop behind its target', items: behind });
+  const loaded = Object.entries(report.mixed.loads ?? {});
+  if (loaded.length > 0) {
+    blocks.push({
+      kind: 'list', id: 'mixed-loads', title: 'Loading',
+      items: loaded.map(([id, summary]) => ({ label: id, lines: [loadsLine(summary)] })),
+    });
+  }
   if (report.mixed.serial.length > 0) {
     blocks.push({
       kind: 'list', id: 'mixed-serial', title: 'Concurrency',
