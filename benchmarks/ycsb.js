@@ -3,7 +3,7 @@
 // order, on the same server, and the headline is the median of the rounds' throughput ratios, db-shootout / YCSB.
 //
 //   node benchmarks/ycsb.js [--cache-dir <dir>] [--host h --port p --user u --database d]
-//     [--records 100000] [--ops 100000] [--connections 1,8,32] [--mixes read-only,95-5,50-50] (or read-modify-write)
+//     [--records 100000] [--ops 100000] [--connections 1,8,32] [--mixes read-only,95-5,50-50] (or read-modify-write, scan-insert)
 //     [--distributions zipfian,uniform] [--rounds 3] [--doc-bytes 250] [--ycsb-field-length 13] [--driver pg|postgres]
 //
 // The server: the local PostgreSQL `bench server start postgresql` runs (under --cache-dir or the default cache),
@@ -32,7 +32,7 @@ import { defaultCacheDir } from '../core/paths.js';
 import { copyDependencies } from '../server/maven.js';
 import { chooseJava } from '../server/java.js';
 import { runningServer } from '../server/state.js';
-import { READ } from '../workloads/mixed/consistency.js';
+import { READ, SCAN } from '../workloads/mixed/consistency.js';
 import { formatPaired, pairedRatio } from './paired.js';
 
 const run = promisify(execFile);
@@ -49,7 +49,13 @@ const MIXES = {
   '50-50': { readproportion: 0.5, updateproportion: 0.5 },
   // YCSB's workload F.
   'read-modify-write': { readproportion: 0.5, updateproportion: 0, readmodifywriteproportion: 0.5 },
+  // YCSB's workload E: short scans (1 to 100 records, uniform) and inserts of new keys.
+  'scan-insert': {
+    readproportion: 0, updateproportion: 0, scanproportion: 0.95, insertproportion: 0.05, maxscanlength: 100, scanlengthdistribution: 'uniform',
+  },
 };
+// A mix that inserts leaves YCSB's table with more records than loaded: it is loaded again before each of its runs.
+const inserts = (mix) => (MIXES[mix].insertproportion ?? 0) > 0;
 const MAX_BUFFER = 256 * 2 ** 20;
 
 const { values: args } = parseArgs({
@@ -139,11 +145,11 @@ async function ycsb(tool, phase, props, threads) {
   if (!/^\[OVERALL\], Throughput/m.test(stdout)) throw new Error(`YCSB ${phase} reported nothing:\n${stdout}\n${stderr}`);
   const field = (section, name) => Number(new RegExp(`^\\[${section}\\], ${name}, ([\\d.]+)$`, 'm').exec(stdout)?.[1]);
   // A read-modify-write counts in YCSB's READ and UPDATE sections as well as its own.
-  const ops = ['READ', 'UPDATE', 'INSERT'].reduce((sum, section) => sum + (field(section, 'Return=OK') || 0), 0)
+  const ops = ['READ', 'UPDATE', 'INSERT', 'SCAN'].reduce((sum, section) => sum + (field(section, 'Return=OK') || 0), 0)
     - (field('READ-MODIFY-WRITE', 'Operations') || 0);
-  const failed = /^\[(READ|UPDATE|INSERT)-FAILED\], Operations, (\d+)$/m.exec(stdout);
+  const failed = /^\[(READ|UPDATE|INSERT|SCAN)-FAILED\], Operations, (\d+)$/m.exec(stdout);
   if (failed) throw new Error(`YCSB: ${failed[2]} ${failed[1]} operations failed\n${stdout}`);
-  return { opsPerSec: field('OVERALL', 'Throughput\\(ops/sec\\)'), p50Us: field('READ', '50thPercentileLatency\\(us\\)'), ops };
+  return { opsPerSec: field('OVERALL', 'Throughput\\(ops/sec\\)'), p50Us: field('READ', '50thPercentileLatency\\(us\\)') || field('SCAN', '50thPercentileLatency\\(us\\)'), ops };
 }
 
 // YCSB's table, made anew and loaded with `records` records.
@@ -182,8 +188,8 @@ async function shootout({ records, ops, mix, distribution, connections }, out) {
   const [workload] = Object.values(result.workloads);
   if (workload.status !== 'passed') throw new Error(`bench run ${flags.join(' ')}: ${workload.status} ${JSON.stringify(workload.failures)}`);
   const [timed] = workload.runs;
-  // The reads' p50, as YCSB's: a mix times each kind apart.
-  const reads = timed.byKind?.[READ]?.latencyMs ?? timed.latencyMs;
+  // The reads' p50 (the scans' in scan-insert), as YCSB's: a mix times each kind apart.
+  const reads = (timed.byKind?.[READ] ?? timed.byKind?.[SCAN])?.latencyMs ?? timed.latencyMs;
   return { opsPerSec: timed.opsPerSec, p50Us: reads.p50 * 1000, cpuPerOpUs: timed.resources.client.cpuPerOpUs };
 }
 
@@ -207,6 +213,7 @@ try {
         for (let round = 0; round < rounds; round += 1) {
           const runOurs = () => shootout(config, path.join(scratch, `out-${summary.length}-${round}`));
           const runTheirs = async () => {
+            if (inserts(mix)) await loadYcsb(tool, records);
             const outcome = await ycsb(tool, '-t', ycsbProps(config), connections);
             if (outcome.ops !== ops) throw new Error(`YCSB completed ${outcome.ops} of ${ops} operations`);
             return outcome;

@@ -4,7 +4,9 @@ import { DuckDBDataChunkWriter } from '@duckdb/node-api';
 import { BenchError, ErrorCodes } from '../../core/errors.js';
 import { InFlight, OPERATION_METHODS } from '../in-flight.js';
 import { duckdbCache, memoryLimitConfig } from './cache.js';
-import { deleteDocument, getDocument, insertDocument, updateDocument } from './crud.js';
+import {
+  deleteDocument, getDocument, insertDocument, scanDocuments, updateDocument,
+} from './crud.js';
 import { firstColumn, rowsToDocuments, toCount } from './documents.js';
 import { graphOperations } from './graph.js';
 import { ConnectionPool } from './pool.js';
@@ -348,6 +350,10 @@ export class DuckdbAdapter {
 
   async getDocument(collection, key) {
     return getDocument(this.#store, collection, key);
+  }
+
+  async scanDocuments(collection, fromKey, limit) {
+    return scanDocuments(this.#store, collection, fromKey, limit);
   }
 
   async updateDocument(collection, key, doc) {

@@ -19,6 +19,12 @@ export async function getDocument(store, collection, key) {
   return rows.length === 0 ? null : JSON.parse(rows[0][0]);
 }
 
+// The documents from `fromKey` on, in the keys' order, at most `limit`.
+export async function scanDocuments(store, collection, fromKey, limit) {
+  const rows = (await store.read(`SELECT doc FROM ${store.table(collection)} WHERE _key >= $1 ORDER BY _key LIMIT $2`, [fromKey, limit])).getRowsJS();
+  return rows.map((row) => JSON.parse(row[0]));
+}
+
 // Replace semantics: the stored text becomes exactly the new document. The count is of the rows the UPDATE
 // matched, changed or not, so 0 means there was no such key.
 export async function updateDocument(store, collection, key, doc) {

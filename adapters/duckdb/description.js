@@ -10,7 +10,7 @@ export default {
   driver: '@duckdb/node-api',
   supports: ['singleRead', 'singleWrite', 'singleWriteSync', 'aggregation',
              'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath',
-             'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument', ...CASE_NAMES, ...GRAPH_OPERATIONS],
+             'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument', 'scanDocuments', ...CASE_NAMES, ...GRAPH_OPERATIONS],
   durability: {
     singleWrite: 'Write-ahead log fsynced on every commit (DuckDB has no weaker commit mode): survives a process crash '
       + 'and a power loss. So it runs under --durability durable only: the relaxed term is unavailable (see terms).',

@@ -2,9 +2,36 @@
 // stored as frozen copies, as singleWrite stores them, so an answer never aliases what the caller passed in.
 // Every operation completes within its call, so concurrent callers always see whole documents.
 
+// Per collection, its keys in order once a scan asked for them, kept in order by the inserts and deletes after.
+const orderedKeys = new WeakMap();
+
+function lowerBound(keys, key) {
+  let low = 0;
+  let high = keys.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (keys[mid] < key) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
 export function insertDocument(documents, doc) {
   if (documents.has(doc._key)) throw new Error(`memory adapter: duplicate key ${doc._key}`);
   documents.set(doc._key, Object.freeze({ ...doc }));
+  const keys = orderedKeys.get(documents);
+  if (keys) keys.splice(lowerBound(keys, doc._key), 0, doc._key);
+}
+
+// The documents from `fromKey` on, in the keys' order, at most `limit`.
+export function scanDocuments(documents, fromKey, limit) {
+  let keys = orderedKeys.get(documents);
+  if (!keys) {
+    keys = [...documents.keys()].sort();
+    orderedKeys.set(documents, keys);
+  }
+  const first = lowerBound(keys, fromKey);
+  return keys.slice(first, first + limit).map((key) => documents.get(key));
 }
 
 export function getDocument(documents, key) {
@@ -19,6 +46,8 @@ export function updateDocument(documents, key, doc) {
 
 export function deleteDocument(documents, key) {
   if (!documents.delete(key)) throw missing('delete', key);
+  const keys = orderedKeys.get(documents);
+  if (keys) keys.splice(lowerBound(keys, key), 1);
 }
 
 function missing(operation, key) {

@@ -9,7 +9,7 @@ export default {
   driver: null,
   supports: ['singleRead', 'singleWrite', 'singleWriteSync', 'aggregation',
     'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath',
-    'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument', ...CASE_NAMES, ...GRAPH_OPERATIONS],
+    'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument', 'scanDocuments', ...CASE_NAMES, ...GRAPH_OPERATIONS],
   durability: {
     singleWrite: 'none: documents live in process memory only.',
     singleWriteSync: 'none: identical to singleWrite; there is nothing to make durable.',

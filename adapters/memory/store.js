@@ -2,7 +2,9 @@
 // tested, and it measures the harness's own overhead: its operations cost almost nothing, so any time
 // the runner reports on top of them is the runner's.
 import { BenchError, ErrorCodes } from '../../core/errors.js';
-import { deleteDocument, getDocument, insertDocument, updateDocument } from './crud.js';
+import {
+  deleteDocument, getDocument, insertDocument, scanDocuments, updateDocument,
+} from './crud.js';
 import { graphOperations } from './graph.js';
 import { CASES, createCollection, importDocuments, indexCollection } from './queries.js';
 
@@ -176,6 +178,10 @@ export class MemoryAdapter {
 
   async updateDocument(collection, key, doc) {
     updateDocument(this.#temp(collection), key, doc);
+  }
+
+  async scanDocuments(collection, fromKey, limit) {
+    return scanDocuments(this.#temp(collection), fromKey, limit);
   }
 
   async deleteDocument(collection, key) {

@@ -5,7 +5,9 @@ import { BenchError, ErrorCodes } from '../../core/errors.js';
 import { InFlight, OPERATION_METHODS } from '../in-flight.js';
 import { capabilityDecision, probeServer } from './capabilities.js';
 import { openClient } from './connection.js';
-import { deleteDocument, getDocument, insertDocument, updateDocument } from './crud.js';
+import {
+  deleteDocument, getDocument, insertDocument, scanDocuments, updateDocument,
+} from './crud.js';
 import { ageHistogram, fromStored, toStored, toStoredRelation } from './documents.js';
 import { graphOperations } from './graph.js';
 import { shortestPath } from './shortest-path.js';
@@ -313,6 +315,10 @@ export class MongoAdapter {
 
   async getDocument(collection, key) {
     return getDocument(this.#tempCollection(collection), key);
+  }
+
+  async scanDocuments(collection, fromKey, limit) {
+    return scanDocuments(this.#tempCollection(collection), fromKey, limit);
   }
 
   async updateDocument(collection, key, doc, options) {

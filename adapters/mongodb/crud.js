@@ -15,6 +15,12 @@ export async function getDocument(collection, key) {
   return stored === null ? null : fromStored(stored);
 }
 
+// The documents from `fromKey` on, in _id order (strings compare by their bytes), at most `limit`.
+export async function scanDocuments(collection, fromKey, limit) {
+  const stored = await collection.find({ _id: { $gte: fromKey } }).sort({ _id: 1 }).limit(limit).toArray();
+  return stored.map(fromStored);
+}
+
 // replaceOne replaces the whole document but its _id (the same key); a filter that matches nothing is no error
 // for the server, so the matched count tells a missing key.
 export async function updateDocument(collection, key, doc, { durable }) {

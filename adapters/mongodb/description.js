@@ -11,7 +11,7 @@ export default {
   driver: 'mongodb',
   supports: ['singleRead', 'singleWrite', 'singleWriteSync', 'aggregation',
              'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath',
-             'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument', ...CASE_NAMES, ...GRAPH_OPERATIONS],
+             'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument', 'scanDocuments', ...CASE_NAMES, ...GRAPH_OPERATIONS],
   durability: {
     singleWrite: 'insertOne with the write concern { w: 1, j: false }, named on the request (never the '
       + 'deployment\'s default, which is w: "majority" on a replica set since MongoDB 5.0): acknowledged once the node '

@@ -5,7 +5,9 @@ import { BULK_LOAD_MODULE, BulkLoad, IMPORT_STREAMS, split } from '../bulk-load.
 import { LoadStream, insertBatch } from './bulk.js';
 import { connectError, createPool, endpoint, retryConflicts } from './connection.js';
 import { IMPORT_DRIVER, openMariadbDriver } from './mariadb-driver.js';
-import { deleteDocument, getDocument, insertDocument, updateDocument } from './crud.js';
+import {
+  deleteDocument, getDocument, insertDocument, scanDocuments, updateDocument,
+} from './crud.js';
 import { graphOperations } from './graph.js';
 import {
   countDocuments as countQueryDocuments, createCollection, dropCollection, importDocuments, indexCollection, runQuery,
@@ -525,6 +527,10 @@ export class MysqlAdapter {
 
   async getDocument(collection, key) {
     return getDocument(this.#store, collection, key);
+  }
+
+  async scanDocuments(collection, fromKey, limit) {
+    return scanDocuments(this.#store, collection, fromKey, limit);
   }
 
   async updateDocument(collection, key, doc) {

@@ -16,6 +16,14 @@ export async function getDocument(store, collection, key) {
   return rows.length === 0 ? null : JSON.parse(rows[0].doc);
 }
 
+// The documents from `fromKey` on, in the primary key's order, at most `limit` (written into the statement: a
+// placeholder in LIMIT is refused by some servers' prepared statements; the harness's limits are whole numbers).
+export async function scanDocuments(store, collection, fromKey, limit) {
+  if (!Number.isSafeInteger(limit) || limit < 0) throw new Error(`mysql: a scan's limit must be a whole number, got ${limit}`);
+  const [rows] = await store.execute(`SELECT doc FROM ${store.table(collection)} WHERE _key >= ? ORDER BY _key LIMIT ${limit}`, [fromKey]);
+  return rows.map((row) => JSON.parse(row.doc));
+}
+
 // Replace semantics: the stored text becomes exactly the new document. mysql2 connects with the FOUND_ROWS flag
 // (its default), so affectedRows counts the rows the UPDATE matched, changed or not: 0 means no such key.
 export async function updateDocument(store, collection, key, doc) {

@@ -13,7 +13,7 @@ export default {
   drivers: ['mysql2', 'mariadb'],
   supports: ['singleRead', 'singleWrite', 'singleWriteSync', 'aggregation',
              'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath',
-             'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument', ...CASE_NAMES, ...GRAPH_OPERATIONS],
+             'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument', 'scanDocuments', ...CASE_NAMES, ...GRAPH_OPERATIONS],
   durability: {
     singleWrite: 'One autocommit InnoDB INSERT under the run\'s durability term, which is server-wide on MariaDB '
       + '(see terms): relaxed, innodb_flush_log_at_trx_commit=2, acknowledged once the redo log is written to the '

@@ -12,7 +12,9 @@ import {
   dropNamespaceSql, namespaceNames, quote, schemaName,
 } from '../postgresql/schema.js';
 import { columnList, statements, tempStatements } from '../postgresql/statements.js';
-import { deleteDocument, getDocument, insertDocument, updateDocument } from './crud.js';
+import {
+  deleteDocument, getDocument, insertDocument, scanDocuments, updateDocument,
+} from './crud.js';
 import { BLOCK_BYTES, dataDirectory, openDatabase } from './database.js';
 import { graphOperations } from './graph.js';
 import {
@@ -339,6 +341,10 @@ export class PgliteAdapter {
 
   async getDocument(collection, key) {
     return getDocument(this.#store, collection, key);
+  }
+
+  async scanDocuments(collection, fromKey, limit) {
+    return scanDocuments(this.#store, collection, fromKey, limit);
   }
 
   async updateDocument(collection, key, doc, options) {

@@ -10,7 +10,7 @@ export default {
   driver: '@electric-sql/pglite',
   supports: ['singleRead', 'singleWrite', 'singleWriteSync', 'aggregation',
              'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath',
-             'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument', ...CASE_NAMES, ...GRAPH_OPERATIONS],
+             'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument', 'scanDocuments', ...CASE_NAMES, ...GRAPH_OPERATIONS],
   durability: {
     singleWrite: 'synchronous_commit=on (PGlite\'s default): each commit writes its WAL record to the file before it '
       + 'returns, and nothing is ever fsynced (PGlite\'s Node file system has no fsync): survives a crash of the '

@@ -15,7 +15,7 @@ export function adapterDescription({ id, name, model, queries }) {
     drivers: ['pg', 'postgres'],
     supports: ['singleRead', 'singleWrite', 'singleWriteSync', 'aggregation',
                'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath',
-               'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument', ...CASE_NAMES],
+               'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument', 'scanDocuments', ...CASE_NAMES],
     durability: {
       singleWrite: 'synchronous_commit=off: acknowledged before its WAL is flushed; a server or OS crash or a '
         + 'power loss can lose the last ~3 x wal_writer_delay (600 ms by default) of acknowledged writes, '

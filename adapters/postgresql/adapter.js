@@ -8,7 +8,9 @@ import { BULK_LOAD_MODULE, BulkLoad, IMPORT_STREAMS, split } from '../bulk-load.
 import { REPORTED_SETTINGS, openPool } from './connection.js';
 import { openPostgresDriver } from './postgres-driver.js';
 import { CopyStream, copyLine } from './copy.js';
-import { deleteDocument, getDocument, insertDocument, updateDocument } from './crud.js';
+import {
+  deleteDocument, getDocument, insertDocument, scanDocuments, updateDocument,
+} from './crud.js';
 import { awaitReplicas, endpointRoles, openReplicaPool, replicatedFigures } from './replicas.js';
 import { graphOperations } from './graph.js';
 import {
@@ -479,6 +481,10 @@ export class PostgresAdapter {
 
   async getDocument(collection, key) {
     return getDocument(this.#store, collection, key);
+  }
+
+  async scanDocuments(collection, fromKey, limit) {
+    return scanDocuments(this.#store, collection, fromKey, limit);
   }
 
   async updateDocument(collection, key, doc, options) {

@@ -20,6 +20,13 @@ export async function getDocument(store, collection, key) {
   return rows.length === 0 ? null : rows[0][0];
 }
 
+// The documents from `fromKey` on, in the primary key's order, at most `limit`: one range read of its index (the
+// harness's keys, one letter and digits, sort alike under every collation).
+export async function scanDocuments(store, collection, fromKey, limit) {
+  const rows = await (store.read ?? store.rows)(`SELECT doc FROM ${store.table(collection)} WHERE _key >= $1 ORDER BY _key LIMIT $2`, [fromKey, limit]);
+  return rows.map((row) => row[0]);
+}
+
 // Replace semantics: the column takes the new document whole. rowCount counts the rows the UPDATE matched,
 // changed or not, so 0 means there was no such key.
 export async function updateDocument(store, collection, key, doc, { durable = false } = {}) {

@@ -2,7 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { BenchError, ErrorCodes } from '../../core/errors.js';
-import { deleteDocument, getDocument, insertDocument, updateDocument } from './crud.js';
+import {
+  deleteDocument, getDocument, insertDocument, scanDocuments, updateDocument,
+} from './crud.js';
 import { graphOperations } from './graph.js';
 import {
   countDocuments as countQueryDocuments, createCollection, dropCollection, importDocuments, indexCollection, runQuery,
@@ -382,6 +384,10 @@ export class SqliteAdapter {
 
   async getDocument(collection, key) {
     return getDocument(this.#store, collection, key);
+  }
+
+  async scanDocuments(collection, fromKey, limit) {
+    return scanDocuments(this.#store, collection, fromKey, limit);
   }
 
   async updateDocument(collection, key, doc, options) {

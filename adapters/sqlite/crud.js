@@ -15,6 +15,12 @@ export function getDocument(store, collection, key) {
   return doc === undefined ? null : JSON.parse(doc);
 }
 
+// The documents from `fromKey` on in key order (the primary key's BINARY collation: the keys' bytes), at most `limit`.
+export function scanDocuments(store, collection, fromKey, limit) {
+  return store.statement(`SELECT doc FROM ${store.table(collection)} WHERE _key >= ? ORDER BY _key LIMIT ?`).pluck().all(fromKey, limit)
+    .map((doc) => JSON.parse(doc));
+}
+
 // Replace semantics: the stored text becomes exactly the new document. `changes` counts the rows the UPDATE
 // matched, whether or not their text changed, so 0 means there was no such key.
 export function updateDocument(store, collection, key, doc, { durable = false } = {}) {

@@ -10,7 +10,7 @@ export default {
   driver: 'better-sqlite3',
   supports: ['singleRead', 'singleWrite', 'singleWriteSync', 'aggregation',
              'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath',
-             'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument', ...CASE_NAMES, ...GRAPH_OPERATIONS],
+             'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument', 'scanDocuments', ...CASE_NAMES, ...GRAPH_OPERATIONS],
   durability: {
     singleWrite: 'WAL journal, synchronous=NORMAL: survives a process crash, not a power loss.',
     singleWriteSync: 'WAL journal, synchronous=FULL: fsync on every commit.',

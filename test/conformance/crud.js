@@ -1,5 +1,5 @@
-// Conformance cases of the document operations the crud suite calls (insertDocument, getDocument,
-// updateDocument, deleteDocument): round trips of schema-free documents, replace semantics, the rejections
+// Conformance cases of the document operations the crud and mixed suites call (insertDocument, getDocument,
+// updateDocument, deleteDocument, and the mixed suite's scanDocuments): round trips of schema-free documents, replace semantics, the rejections
 // the contract asks for, the durable mode, and concurrent writers. Each case runs in a temporary collection of
 // its own, dropped at its end. suite.js includes them; it passes in its helpers.
 import assert from 'node:assert/strict';
@@ -133,6 +133,31 @@ export function crudCases(description, { withAdapter, assertNoDifference }) {
       // The key is free again.
       await adapter.insertDocument(collection, documents[1], { durable: false });
       assertNoDifference(documentDifference(documents[1], await adapter.getDocument(collection, 'C2')), 'C2 again');
+    }));
+
+  add('scanDocuments returns the documents from a key on, in key order, at most the limit', ['insertDocument', 'scanDocuments', 'deleteDocument'],
+    withCollection('scan', async (adapter, collection) => {
+      // Inserted out of order, so that an answer in insertion order shows; C10 sorts before C2, as YCSB's string keys.
+      const documents = [5, 12, 1, 3, 10, 2, 11, 4, 100, 20].map((n) => (n % 2 === 0 ? uniformDocument(n) : variedDocument(n)));
+      for (const doc of documents) await adapter.insertDocument(collection, doc, { durable: false });
+      const ordered = [...documents].sort((a, b) => (a._key < b._key ? -1 : 1));
+      const expectScan = async (fromKey, limit, context) => {
+        const got = await adapter.scanDocuments(collection, fromKey, limit);
+        assert.ok(Array.isArray(got), `${context}: an array, not ${JSON.stringify(got)}`);
+        const expected = ordered.filter((doc) => doc._key >= fromKey).slice(0, limit);
+        assert.deepEqual(got.map((doc) => doc?._key), expected.map((doc) => doc._key), context);
+        expected.forEach((doc, i) => assertNoDifference(documentDifference(doc, got[i]), `${context}: ${doc._key}`));
+      };
+      await expectScan('C1', 100, 'every document from the first key');
+      await expectScan('C11', 3, 'from C11: C11, C12, C2');
+      await expectScan('C13', 2, 'from a key that does not exist: the next ones, C2 and C20');
+      await expectScan('C3', 1, 'a limit of one');
+      await expectScan('C6', 10, 'fewer than the limit left');
+      await expectScan('D', 10, 'past the last key: none');
+      await expectScan('A', 4, 'from before the first key');
+      await adapter.deleteDocument(collection, 'C2', { durable: false });
+      ordered.splice(ordered.findIndex((doc) => doc._key === 'C2'), 1);
+      await expectScan('C12', 3, 'a deleted key is gone from the scan');
     }));
 
   add('a duplicate insert rejects and leaves the stored document', ['insertDocument', 'getDocument'],

@@ -20,8 +20,8 @@ import { AGE_HISTOGRAM, FULL_DOCUMENT, NEIGHBORS, NEIGHBORS2, PATHS, PROFILES, R
 
 export const OPERATIONS = ['singleRead', 'singleWrite', 'singleWriteSync', 'aggregation', 'neighbors',
   'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath',
-  'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument', ...CASE_NAMES, ...GRAPH_OPERATIONS];
-const CRUD_OPERATIONS = ['insertDocument', 'getDocument', 'updateDocument', 'deleteDocument'];
+  'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument', 'scanDocuments', ...CASE_NAMES, ...GRAPH_OPERATIONS];
+const CRUD_OPERATIONS = ['insertDocument', 'getDocument', 'updateDocument', 'deleteDocument', 'scanDocuments'];
 // The bulk import: required of an adapter that offers any operation on the imported dataset, not of one that
 // offers the crud suite's document operations (or query cases) alone.
 const IMPORT = ['importProfiles', 'importRelations', 'createIndexes', 'counts'];

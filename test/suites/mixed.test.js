@@ -14,7 +14,9 @@ import { crudDocuments } from '../../workloads/crud/documents.js';
 import { formatTable } from '../../results/table.js';
 import { runBenchmark } from '../../runner/run.js';
 import { getSuite, suiteIds } from '../../workloads/index.js';
-import { DELETE, INSERT, READ, READ_MODIFY_WRITE, UPDATE, consistencyFailures } from '../../workloads/mixed/consistency.js';
+import {
+  DELETE, INSERT, READ, READ_MODIFY_WRITE, SCAN, UPDATE, consistencyFailures,
+} from '../../workloads/mixed/consistency.js';
 import { DEFAULT_DISTRIBUTION, ZIPFIAN_CONSTANT, createKeyChooser, createZipfian, fnvHash64 } from '../../workloads/mixed/keys.js';
 import mixed, { stepKey } from '../../workloads/mixed/suite.js';
 import { COLLECTION, WORKLOADS, crossInserts, operationStream } from '../../workloads/mixed/workloads.js';
@@ -416,11 +418,12 @@ describe('mixed operation calls', () => {
 
   test('each workload names the operation that tells whether an adapter supports it, and its own description', () => {
     assert.deepEqual(WORKLOADS.map((w) => w.operation), ['getDocument', 'updateDocument', 'updateDocument', 'updateDocument', 'insertDocument',
-      'updateDocument']);
+      'updateDocument', 'scanDocuments']);
     assert.ok(WORKLOADS.every((w) => w.compared === true && w.timed === true));
     assert.deepEqual(WORKLOADS.map((w) => w.description), ['gets only', 'updates (replace) only', 'gets and updates, half each',
       '95% gets, 5% updates', 'the cross-action pattern I G I U G I D: insert, get, insert, update, get, insert, delete',
-      'gets and read-modify-writes (a get, then an update of its key), half each: YCSB\'s workload F']);
+      'gets and read-modify-writes (a get, then an update of its key), half each: YCSB\'s workload F',
+      '95% scans of 1 to 100 documents (uniform) from a key the distribution chooses, 5% inserts: YCSB\'s workload E']);
   });
 });
 
@@ -616,6 +619,61 @@ describe('the consistency rule', () => {
     assert.match(check([[UPDATE, 'C1', v2, 0, 10], [UPDATE, 'C1', v3, 20, 30], [READ, 'C1', v2, 31, 40]], [v3])[0].problem, /stale/);
   });
 
+  describe('scans', () => {
+    // C1, C10, C2 and C3 loaded (C10 sorts before C2); C11 inserted at 20..30; C2 deleted at 20..30.
+    const docs = Object.fromEntries(['C1', 'C10', 'C2', 'C3'].map((key) => [key, doc(key, 1)]));
+    const start = new Map(Object.entries(docs));
+    const c11 = doc('C11', 5);
+    const writes = [{ kind: INSERT, key: 'C11', doc: c11 }, { kind: DELETE, key: 'C2' }];
+    const scanCheck = (scan, answer, [begin, end]) => consistencyFailures({
+      initial: start,
+      operations: [...writes, { kind: SCAN, ...scan }],
+      answers: [undefined, undefined, answer],
+      starts: [20, 20, begin],
+      ends: [30, 30, end],
+      final: [docs.C1, docs.C10, c11, docs.C3],
+    });
+    const problemOf = (...args) => {
+      const failures = scanCheck(...args);
+      assert.equal(failures.length, 1, JSON.stringify(failures));
+      assert.match(failures[0].input, /^operation 2 \(scan of \d+ from C\d*\)$/);
+      return failures[0].problem;
+    };
+
+    test('the keys from the start key in order, at most the limit, each a value a read could return', () => {
+      assert.deepEqual(scanCheck({ key: 'C1', limit: 10 }, [docs.C1, docs.C10, docs.C2, docs.C3], [0, 10]), []);
+      assert.deepEqual(scanCheck({ key: 'C1', limit: 2 }, [docs.C1, docs.C10], [0, 10]), []);
+      assert.deepEqual(scanCheck({ key: 'C10', limit: 10 }, [docs.C10, c11, docs.C3], [40, 50]), []);
+      assert.deepEqual(scanCheck({ key: 'C4', limit: 10 }, [], [0, 10]), []);
+      assert.match(problemOf({ key: 'C1', limit: 10 }, [docs.C1, docs.C2, docs.C10, docs.C3], [0, 10]), /returned C10 after C2: the keys do not ascend/);
+      assert.match(problemOf({ key: 'C1', limit: 2 }, [docs.C1, docs.C10, docs.C2], [0, 10]), /returned 3 documents, more than its limit of 2/);
+      assert.match(problemOf({ key: 'C10', limit: 2 }, [docs.C1, docs.C10], [0, 10]), /returned C1, before its start key C10/);
+      assert.match(problemOf({ key: 'C1', limit: 2 }, [docs.C1, doc('C10', 9)], [0, 10]), /^C10: returned .*, a value never written to this key/);
+      assert.match(problemOf({ key: 'C1', limit: 2 }, null, [0, 10]), /not an array of documents/);
+      assert.match(problemOf({ key: 'C1', limit: 2 }, [docs.C1, null], [0, 10]), /not a document with a key/);
+      assert.match(problemOf({ key: 'C1', limit: 2 }, [docs.C1, doc('C9', 1)], [0, 10]), /returned C9, a key never written/);
+    });
+
+    test('no key that existed throughout is left out, up to the last key returned, or at all below the limit', () => {
+      assert.match(problemOf({ key: 'C1', limit: 3 }, [docs.C1, docs.C2, docs.C3], [0, 10]), /^left out C10, which existed throughout the scan/);
+      assert.match(problemOf({ key: 'C1', limit: 10 }, [docs.C1, docs.C10, docs.C2], [0, 10]), /^left out C3/);
+      // Beyond a full scan's last key, nothing is asked.
+      assert.deepEqual(scanCheck({ key: 'C1', limit: 1 }, [docs.C1], [0, 10]), []);
+    });
+
+    test('a key inserted or deleted during the scan may be there or not; after it, as the writes left it', () => {
+      // During the writes (25..28): C11 may be there or not, C2 too.
+      for (const answer of [[docs.C10, c11, docs.C2, docs.C3], [docs.C10, docs.C2, docs.C3], [docs.C10, c11, docs.C3], [docs.C10, docs.C3]]) {
+        assert.deepEqual(scanCheck({ key: 'C10', limit: 10 }, answer, [25, 28]), [], JSON.stringify(answer.map((d) => d._key)));
+      }
+      // After them: C11 must be there, C2 must not.
+      assert.match(problemOf({ key: 'C10', limit: 10 }, [docs.C10, docs.C3], [40, 50]), /^left out C11/);
+      assert.match(problemOf({ key: 'C10', limit: 10 }, [docs.C10, c11, docs.C2, docs.C3], [40, 50]), /^C2: returned the stale value of the loaded state/);
+      // Before them: C11 cannot be there yet.
+      assert.match(problemOf({ key: 'C10', limit: 10 }, [docs.C10, c11, docs.C2, docs.C3], [0, 10]), /^C11: returned the value of operation 0 \(insert\), which began after the read ended/);
+    });
+  });
+
   test('operations logged out of the order they began are ordered by their start', () => {
     const v2 = doc('C1', 2);
     const v3 = doc('C1', 3);
@@ -650,7 +708,7 @@ describe('mixed plan', () => {
   test('is a registered suite', () => {
     assert.ok(suiteIds().includes('mixed'));
     assert.equal(getSuite('mixed'), mixed);
-    assert.deepEqual(WORKLOADS.map((w) => w.name), ['read-only', 'write-only', '50-50', '95-5', 'igiugid', 'read-modify-write']);
+    assert.deepEqual(WORKLOADS.map((w) => w.name), ['read-only', 'write-only', '50-50', '95-5', 'igiugid', 'read-modify-write', 'scan-insert']);
     assert.ok(WORKLOADS.every((w) => w.timed));
   });
 
@@ -989,8 +1047,36 @@ describe('mixed through the runner', () => {
     }
   });
 
+  test('scan-insert through the runner: passes on the memory store; a store whose scans skip a key or reorder fails', async () => {
+    const config = { ...base, distribution: 'zipfian', concurrency: [4], runs: 1 };
+    const passed = (await run(config, memory, [byName['scan-insert']])).workloads['scan-insert n=3000 c=4'];
+    assert.equal(passed.status, 'passed', JSON.stringify(passed.failures));
+    assert.deepEqual(Object.keys(passed.runs[0].byKind).sort(), [INSERT, SCAN]);
+    assert.ok(passed.runs[0].byKind[SCAN].operations > 2700 && passed.runs[0].byKind[INSERT].operations > 50, JSON.stringify(passed.runs[0].byKind[SCAN]));
+    const scanning = (change) => ({
+      ...memory,
+      create(opts) {
+        const adapter = memory.create(opts);
+        const scan = adapter.scanDocuments.bind(adapter);
+        adapter.scanDocuments = async (...args) => change(await scan(...args));
+        return adapter;
+      },
+    });
+    const skipping = (docs) => (docs.length > 2 ? [docs[0], ...docs.slice(2)] : docs);
+    const failed = (await run(config, scanning(skipping), [byName['scan-insert']])).workloads['scan-insert n=3000 c=4'];
+    assert.equal(failed.status, 'failed');
+    assert.match(failed.failures[0].problem, /^left out C\d+, which existed throughout the scan/);
+    const reordered = (await run(config, scanning((docs) => [...docs].reverse()), [byName['scan-insert']])).workloads['scan-insert n=3000 c=4'];
+    assert.equal(reordered.status, 'failed');
+    assert.match(reordered.failures[0].problem, /the keys do not ascend/);
+    // An adapter without scanDocuments runs the other workloads; this one is unsupported.
+    const noScans = { ...memory, supports: memory.supports.filter((op) => op !== 'scanDocuments') };
+    const result = await run({ ...config, ops: 300 }, noScans, [byName['read-only'], byName['scan-insert']]);
+    assert.deepEqual(Object.values(result.workloads).map((entry) => entry.status), ['passed', 'unsupported']);
+  });
+
   test('an adapter without the document operations reports the workloads unsupported', async () => {
-    const social = { ...memory, supports: memory.supports.filter((op) => !op.endsWith('Document')) };
+    const social = { ...memory, supports: memory.supports.filter((op) => !/Documents?$/.test(op)) };
     const result = await run({ ...base, concurrency: [1] }, social);
     assert.ok(Object.values(result.workloads).every((entry) => entry.status === 'unsupported'));
   });

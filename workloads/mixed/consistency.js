@@ -10,6 +10,10 @@
 // That is a write overlapping the read, or one of the last writes completed before it began (several when they
 // overlapped each other, since the database may have applied them in either order). The final state must be the
 // value of one of the key's last writes: a write after whose completion no write of the key began.
+// A scan (the documents from a key on, in key order, at most a limit) is a read of each key it returned, and more:
+// its keys ascend from its start key; it holds at most its limit; and it leaves out no key that existed throughout
+// it (every value the rule allows a read over the scan's span is a document) up to its last key, or at all when it
+// held fewer than its limit. A key that some allowed value makes absent may be there or not.
 // Recorded times may only be wider than the real ones (a start read before the request left, an end after its
 // answer came back), which can let a wrong answer pass, never fail a right one.
 import { abbreviate, documentDifference } from '../compare.js';
@@ -22,6 +26,9 @@ export const DELETE = 'delete';
 // count over the operation's whole span (the write began after the read ended; recorded wider, a right answer
 // still passes).
 export const READ_MODIFY_WRITE = 'read-modify-write';
+// The documents from a key on, in the keys' order (JavaScript's < on strings; the harness's keys are ASCII, one
+// letter and digits, where every common collation agrees), at most `limit`: YCSB's scan.
+export const SCAN = 'scan';
 
 const ABSENT = null;
 
@@ -89,6 +96,63 @@ function readProblem(history, got, start, end) {
     + `completed and completed before the read began, writing ${describeValue(superseding.value)}`;
 }
 
+// Whether the key exists throughout an interval: 'always' when every value a read over it may return is a
+// document, 'never' when every one is absence, 'maybe' otherwise.
+function presence(history, start, end) {
+  let present = false;
+  let absent = false;
+  for (const write of history.writes) {
+    if (write.start > end) break;
+    const superseding = firstCompletedAfter(history, write.end);
+    if (superseding !== null && superseding.end < start) continue;
+    if (write.value === ABSENT) absent = true;
+    else present = true;
+  }
+  if (present && !absent) return 'always';
+  return present ? 'maybe' : 'never';
+}
+
+// Index of the first key not below `key` in the sorted `keys`.
+function lowerBound(keys, key) {
+  let low = 0;
+  let high = keys.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (keys[mid] < key) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+// What is wrong with a scan's answer, or null. `keys`: every key of the run (loaded or inserted), sorted.
+function scanProblem({ histories, keys }, op, got, start, end) {
+  if (!Array.isArray(got)) return `returned ${describeValue(got ?? ABSENT)}, not an array of documents`;
+  if (got.length > op.limit) return `returned ${got.length} documents, more than its limit of ${op.limit}`;
+  let previous = null;
+  const returned = new Set();
+  for (const doc of got) {
+    const key = isDocument(doc) ? doc._key : undefined;
+    if (typeof key !== 'string') return `returned ${describeValue(doc ?? ABSENT)}, not a document with a key`;
+    if (key < op.key) return `returned ${key}, before its start key ${op.key}`;
+    if (previous !== null && !(previous < key)) return `returned ${key} after ${previous}: the keys do not ascend`;
+    previous = key;
+    returned.add(key);
+    const history = histories.get(key);
+    if (!history) return `returned ${key}, a key never written: ${abbreviate(doc)}`;
+    const problem = readProblem(history, doc, start, end);
+    if (problem) return `${key}: ${problem}`;
+  }
+  const full = got.length === op.limit;
+  for (let i = lowerBound(keys, op.key); i < keys.length; i += 1) {
+    const key = keys[i];
+    if (full && key > previous) break;
+    if (!returned.has(key) && presence(histories.get(key), start, end) === 'always') {
+      return `left out ${key}, which existed throughout the scan (${got.length} of at most ${op.limit} returned${previous === null ? '' : `, the last ${previous}`})`;
+    }
+  }
+  return null;
+}
+
 function finalProblem(history, stored) {
   const last = history.writes.filter((write) => write.end >= history.latestStart);
   const got = stored ?? ABSENT;
@@ -100,8 +164,8 @@ function finalProblem(history, stored) {
 }
 
 // `initial`: Map key -> document as loaded. `operations[i]`: { kind, key, doc } (doc for inserts, updates and
-// read-modify-writes, each with a `version` no other write of the key has); `answers[i]` what it returned (a
-// read-modify-write: what its read returned); `starts[i]`, `ends[i]` when it began and ended (one clock). `final`:
+// read-modify-writes, each with a `version` no other write of the key has; a scan: { kind, key, limit }, its start
+// key); `answers[i]` what it returned (a read-modify-write: what its read returned; a scan: its documents); `starts[i]`, `ends[i]` when it began and ended (one clock). `final`:
 // the documents of the collection read back after the last operation. Returns the failures as { input, problem }.
 export function consistencyFailures({ initial, operations, answers, starts, ends, final }) {
   const histories = new Map();
@@ -114,6 +178,7 @@ export function consistencyFailures({ initial, operations, answers, starts, ends
     return history;
   };
   operations.forEach((op, index) => {
+    if (op.kind === SCAN) return;
     const history = historyOf(op.key);
     if (op.kind === READ) return;
     // A read-modify-write's write carries its doc, as an update's.
@@ -130,7 +195,15 @@ export function consistencyFailures({ initial, operations, answers, starts, ends
   for (const history of histories.values()) seal(history);
 
   const failures = [];
+  // Every key of the run in order, made once when the run scans.
+  let scanned = null;
   operations.forEach((op, index) => {
+    if (op.kind === SCAN) {
+      scanned ??= { histories, keys: [...histories.keys()].sort() };
+      const problem = scanProblem(scanned, op, answers[index], starts[index], ends[index]);
+      if (problem) failures.push({ input: `operation ${index} (scan of ${op.limit} from ${op.key})`, problem });
+      return;
+    }
     if (op.kind !== READ && op.kind !== READ_MODIFY_WRITE) return;
     const problem = readProblem(histories.get(op.key), answers[index], starts[index], ends[index]);
     if (problem) failures.push({ input: `operation ${index} (${op.kind === READ ? 'get' : op.kind} ${op.key})`, problem });

@@ -13,7 +13,7 @@ import { usageError } from '../../core/errors.js';
 import { claimNamespace } from '../../import/import.js';
 import { DOCUMENT_BYTES, SHAPES, crudDocuments } from '../crud/documents.js';
 import { DEFAULT_DISTRIBUTION, DISTRIBUTIONS } from './keys.js';
-import { COLLECTION, WORKLOADS, crossInserts } from './workloads.js';
+import { COLLECTION, WORKLOADS } from './workloads.js';
 
 export const DEFAULT_RECORDS = 10_000;
 export const DEFAULT_OPS = 100_000;
@@ -131,7 +131,7 @@ export default {
     const {
       records, ops, shape, seed, docBytes,
     } = mixedSettings(settings);
-    const count = records + crossInserts(Math.max(...ops));
+    const count = records + Math.max(...WORKLOADS.map((workload) => workload.inserts(seed, Math.max(...ops))));
     return { shape, seed, records, ...sizeOf(docBytes), ...crudDocuments({ count, shape, seed, bytes: docBytes }) };
   },
   configure(settings) {

@@ -5,7 +5,9 @@
 import { createRandom } from '../../datasets/random.js';
 import { crudKey } from '../crud/documents.js';
 import { createKeyChooser } from './keys.js';
-import { DELETE, INSERT, READ, READ_MODIFY_WRITE, UPDATE, consistencyFailures } from './consistency.js';
+import {
+  DELETE, INSERT, READ, READ_MODIFY_WRITE, SCAN, UPDATE, consistencyFailures,
+} from './consistency.js';
 
 export const COLLECTION = 'mixed';
 // The cross-action pattern, repeated: insert, get, insert, update, get, insert, delete.
@@ -14,6 +16,9 @@ const PATTERN_KINDS = { I: INSERT, G: READ, U: UPDATE, D: DELETE };
 // Each workload's stream of one seed: the operation kinds and the keys draw from sequences of their own.
 const STREAM_KINDS = 31;
 const STREAM_KEYS = 41;
+const STREAM_LENGTHS = 51;
+// A scan's length, drawn uniformly from 1 to this (YCSB's workload E: maxscanlength 100, uniform).
+export const MAX_SCAN_LENGTH = 100;
 // An update never targets a deleted key: it draws again, this many times at most.
 const MAX_UPDATE_DRAWS = 100_000;
 // The write of operation i carries version versionBase + i + 2, above the loaded documents' (crud's uniform
@@ -37,10 +42,24 @@ function written(ctx, number, writes, version) {
   return { ...base, version };
 }
 
-// A read with the mix's probability, else its write: an update, or a read-modify-write.
+// A read with the mix's probability, else its write: an update, or a read-modify-write; or a scan with the mix's
+// probability, else an insert.
 function proportionKind(mix) {
+  if (mix.scan !== undefined) return (random) => (random.next() < mix.scan ? SCAN : INSERT);
   const write = mix.readModifyWrite ? READ_MODIFY_WRITE : UPDATE;
   return (random) => (random.next() < mix.read ? READ : write);
+}
+
+// How many inserts the first `ops` operations of a mix's stream make (the kinds draw from a sequence of their own,
+// so this is the stream's count exactly).
+export function mixInserts(mix, { seed, stream, ops }) {
+  if (mix.pattern) return crossInserts(ops);
+  if (mix.scan === undefined) return 0;
+  const next = proportionKind(mix);
+  const kinds = createRandom(seed, STREAM_KINDS + stream);
+  let inserts = 0;
+  for (let i = 0; i < ops; i += 1) if (next(kinds, i) === INSERT) inserts += 1;
+  return inserts;
 }
 
 // The operations of one workload. Reads, updates and read-modify-writes choose their key by the distribution among
@@ -51,9 +70,10 @@ function proportionKind(mix) {
 export function operationStream(ctx, {
   mix, ops, records, distribution, stream, versionBase = 0,
 }) {
-  const capacity = records + (mix.pattern ? crossInserts(ops) : 0);
+  const capacity = records + mixInserts(mix, { seed: ctx.seed, stream, ops });
   if (capacity > ctx.docs.length) throw new Error(`internal: ${capacity} documents needed, ${ctx.docs.length} prepared`);
   const kinds = createRandom(ctx.seed, STREAM_KINDS + stream);
+  const lengths = createRandom(ctx.seed, STREAM_LENGTHS + stream);
   const chooseKey = createKeyChooser({ distribution, random: createRandom(ctx.seed, STREAM_KEYS + stream), capacity });
   const nextKind = mix.pattern ? (random, i) => PATTERN_KINDS[mix.pattern[i % mix.pattern.length]] : proportionKind(mix);
   const writes = new Uint32Array(capacity);
@@ -66,6 +86,10 @@ export function operationStream(ctx, {
   for (let i = 0; i < ops; i += 1) {
     const kind = nextKind(kinds, i);
     let number;
+    if (kind === SCAN) {
+      operations[i] = { kind, key: crudKey(chooseKey(count) + 1), limit: 1 + Math.floor(lengths.next() * MAX_SCAN_LENGTH) };
+      continue;
+    }
     if (kind === READ) {
       number = chooseKey(count);
     } else if (kind === INSERT) {
@@ -136,6 +160,7 @@ async function perform(adapter, op, { durable }) {
   if (op.after !== undefined) await settlement(adapter, op.after).promise;
   switch (op.kind) {
     case READ: return adapter.getDocument(COLLECTION, op.key);
+    case SCAN: return adapter.scanDocuments(COLLECTION, op.key, op.limit);
     case UPDATE: return adapter.updateDocument(COLLECTION, op.key, op.doc, { durable });
     case DELETE: return adapter.deleteDocument(COLLECTION, op.key, { durable });
     case READ_MODIFY_WRITE: {
@@ -165,7 +190,7 @@ function startState(ctx, params, owns) {
 // operations together). `keepsKeys`: its writes never insert or delete, so the keys it leaves are the loaded ones
 // and the next run may start from its final state.
 function mixedWorkload({ name, operation, description, mix, stream }) {
-  const keepsKeys = !mix.pattern;
+  const keepsKeys = !mix.pattern && mix.scan === undefined;
   return {
     name,
     operation,
@@ -178,6 +203,8 @@ function mixedWorkload({ name, operation, description, mix, stream }) {
     // Each operation's kind, for its latency apart from the others' (get, update, insert, delete).
     kindOf: (op) => op.kind,
     keepsKeys,
+    // The documents its stream of `ops` operations inserts beyond the loaded ones (suite.js prepares them).
+    inserts: (seed, ops) => mixInserts(mix, { seed, stream, ops }),
     inputs: (ctx, params, { versionBase = 0 } = {}) => operationStream(ctx, { ...params, mix, stream, versionBase }),
     setup: async (adapter) => { awaitedInserts.set(adapter, new Map()); },
     call: (adapter, op, params) => perform(adapter, op, params),
@@ -219,5 +246,12 @@ export const WORKLOADS = [
     description: 'gets and read-modify-writes (a get, then an update of its key), half each: YCSB\'s workload F',
     mix: { read: 0.5, readModifyWrite: true },
     stream: 5,
+  }),
+  mixedWorkload({
+    name: 'scan-insert',
+    operation: 'scanDocuments',
+    description: `95% scans of 1 to ${MAX_SCAN_LENGTH} documents (uniform) from a key the distribution chooses, 5% inserts: YCSB's workload E`,
+    mix: { scan: 0.95 },
+    stream: 6,
   }),
 ];

@@ -222,7 +222,7 @@ function sweepTable(report, ids) {
 }
 
 // The kinds of a mix in the order the suite names them (workloads/mixed/consistency.js), then any other.
-const KIND_ORDER = ['get', 'update', 'insert', 'delete', 'read-modify-write'];
+const KIND_ORDER = ['get', 'update', 'insert', 'delete', 'read-modify-write', 'scan'];
 
 // A row per workload, count, level (or target rate), database and kind of operation, for the mixes of several
 // kinds: each kind's p50 and p99 over every run, so that a mix's reads and writes are not one blended figure. A
