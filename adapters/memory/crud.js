@@ -1,20 +1,10 @@
 // The crud suite's document operations on one temporary collection, a Map from `_key` to document. Documents are
 // stored as frozen copies, as singleWrite stores them, so an answer never aliases what the caller passed in.
 // Every operation completes within its call, so concurrent callers always see whole documents.
+import { lowerBound } from '../../core/sorted.js';
 
 // Per collection, its keys in order once a scan asked for them, kept in order by the inserts and deletes after.
 const orderedKeys = new WeakMap();
-
-function lowerBound(keys, key) {
-  let low = 0;
-  let high = keys.length;
-  while (low < high) {
-    const mid = (low + high) >> 1;
-    if (keys[mid] < key) low = mid + 1;
-    else high = mid;
-  }
-  return low;
-}
 
 export function insertDocument(documents, doc) {
   if (documents.has(doc._key)) throw new Error(`memory adapter: duplicate key ${doc._key}`);

@@ -2,18 +2,9 @@
 // list's own order, sorted by source then target; in-edges counting-sorted by target), from which every read
 // operation's answer is computed by plain lookups. Vertex ids index the offsets directly when they are dense
 // enough, and through a sorted table of the ids present otherwise (a file's ids may reach 2^31 - 1).
-const DIRECT_MAX_ID = 1 << 26;
+import { lowerBound } from '../../core/sorted.js';
 
-function lowerBound(array, from, to, value) {
-  let lo = from;
-  let hi = to;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (array[mid] < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
+const DIRECT_MAX_ID = 1 << 26;
 
 function distinctIds(source, target, length) {
   const all = new Int32Array(length * 2);
@@ -58,7 +49,7 @@ export class EdgeReference {
   // The offsets' index of a vertex id, or -1 for an id that touches no edge.
   slot(id) {
     if (!this.ids) return Number.isInteger(id) && id >= 0 && id <= this.maxId ? id : -1;
-    const at = lowerBound(this.ids, 0, this.ids.length, id);
+    const at = lowerBound(this.ids, id, 0, this.ids.length);
     return this.ids[at] === id ? at : -1;
   }
 
@@ -79,7 +70,7 @@ export class EdgeReference {
   // The index of the edge source -> target in the out-order, or -1.
   find(source, target) {
     const [from, to] = this.outRange(source);
-    const at = lowerBound(this.target, from, to, target);
+    const at = lowerBound(this.target, target, from, to);
     return at < to && this.target[at] === target ? at : -1;
   }
 

@@ -16,6 +16,7 @@
 // held fewer than its limit. A key that some allowed value makes absent may be there or not.
 // Recorded times may only be wider than the real ones (a start read before the request left, an end after its
 // answer came back), which can let a wrong answer pass, never fail a right one.
+import { lowerBound } from '../../core/sorted.js';
 import { abbreviate, documentDifference } from '../compare.js';
 
 export const READ = 'get';
@@ -110,18 +111,6 @@ function presence(history, start, end) {
   }
   if (present && !absent) return 'always';
   return present ? 'maybe' : 'never';
-}
-
-// Index of the first key not below `key` in the sorted `keys`.
-function lowerBound(keys, key) {
-  let low = 0;
-  let high = keys.length;
-  while (low < high) {
-    const mid = (low + high) >> 1;
-    if (keys[mid] < key) low = mid + 1;
-    else high = mid;
-  }
-  return low;
 }
 
 // What is wrong with a scan's answer, or null. `keys`: every key of the run (loaded or inserted), sorted.
