@@ -176,7 +176,9 @@ describe('arangodb driver configuration', () => {
       defaults: { host: '127.0.0.1', port: 8529, user: 'root', database: '_system' },
       passwordEnv: 'BENCH_ARANGODB_PASSWORD',
     });
-    assert.deepEqual([...arangodb.supports].sort(), [...OPERATIONS].sort());
+    // Every operation of the contract but the mixed suite's scans, which this adapter does not implement.
+    assert.deepEqual([...arangodb.supports].sort(), OPERATIONS.filter((op) => op !== 'scanDocuments').sort());
+    assert.equal(typeof arangodb.scanDocuments, 'undefined');
   });
 });
 

@@ -257,13 +257,13 @@ describe('mysql description', () => {
     });
     // It spreads its connections over a cluster's nodes (spread.js), and says how.
     assert.match(spread, /connection j to endpoint j mod n/);
-    assert.deepStrictEqual(mysql.supports.slice(0, 13), [
+    assert.deepStrictEqual(mysql.supports.slice(0, 14), [
       'singleRead', 'singleWrite', 'singleWriteSync', 'aggregation',
       'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath',
-      'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument',
+      'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument', 'scanDocuments',
     ]);
     // Every query case and every graph operation, in any order.
-    assert.deepStrictEqual([...mysql.supports.slice(13)].sort(), [...CASE_NAMES, ...GRAPH_OPERATIONS].sort());
+    assert.deepStrictEqual([...mysql.supports.slice(14)].sort(), [...CASE_NAMES, ...GRAPH_OPERATIONS].sort());
     assert.deepStrictEqual(Object.keys(mysql.durability), ['singleWrite', 'singleWriteSync']);
     assert.equal(typeof mysql.testSupport.plantForeign, 'function');
   });

@@ -87,13 +87,13 @@ describe('sqlite description', () => {
     assert.equal(sqlite.driver, 'better-sqlite3');
     assert.equal(sqlite.execution, 'serial');
     assert.deepStrictEqual(sqlite.connection, { defaults: { database: null }, passwordEnv: null });
-    assert.deepStrictEqual(sqlite.supports.slice(0, 13), [
+    assert.deepStrictEqual(sqlite.supports.slice(0, 14), [
       'singleRead', 'singleWrite', 'singleWriteSync', 'aggregation',
       'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath',
-      'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument',
+      'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument', 'scanDocuments',
     ]);
     // Every query case and every graph operation, in any order.
-    assert.deepStrictEqual([...sqlite.supports.slice(13)].sort(), [...CASE_NAMES, ...GRAPH_OPERATIONS].sort());
+    assert.deepStrictEqual([...sqlite.supports.slice(14)].sort(), [...CASE_NAMES, ...GRAPH_OPERATIONS].sort());
     assert.deepStrictEqual(Object.keys(sqlite.durability), ['singleWrite', 'singleWriteSync']);
   });
 });
