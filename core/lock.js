@@ -63,14 +63,14 @@ export function unlock(file) {
 // Runs `fn` holding `file`, waiting while another process holds it (`onWait(holder)` is told once when it
 // does). The holder's death ends the wait; `waitMs` bounds it (0: as long as the holder lives).
 export async function withLock(file, fn, { waitMs = 0, onWait = () => {}, pollMs = 200 } = {}) {
-  const started = Date.now();
+  const started = performance.now();
   let told = false;
   for (;;) {
     const { taken, holder } = tryLock(file);
     if (taken) break;
     if (holder === 'this process') throw new Error(`${file} is already held by this process`);
     if (!told) { told = true; onWait(holder); }
-    if (waitMs > 0 && Date.now() - started >= waitMs) throw new Error(`${file} is still held by ${holder} after ${Math.round(waitMs / 1000)} s`);
+    if (waitMs > 0 && performance.now() - started >= waitMs) throw new Error(`${file} is still held by ${holder} after ${Math.round(waitMs / 1000)} s`);
     await new Promise((resolve) => { setTimeout(resolve, pollMs); });
   }
   try {

@@ -47,9 +47,9 @@ export async function missingKeys(adapter, collection, keys) {
 
 // Waits until the child has logged its first acknowledgement; rejects when it exits first or the time runs out.
 async function firstChildAck(child, logFile, stderr) {
-  const deadline = Date.now() + FIRST_ACK_TIMEOUT_MS;
+  const deadline = performance.now() + FIRST_ACK_TIMEOUT_MS;
   for (;;) {
-    if (Date.now() > deadline) {
+    if (performance.now() > deadline) {
       throw new BenchError(ErrorCodes.TIMEOUT, `no write was acknowledged within ${FIRST_ACK_TIMEOUT_MS / 1000} s: ${stderr().trim()}`);
     }
     if (child.exitCode !== null || child.signalCode !== null) {

@@ -226,11 +226,11 @@ export function createCoordinator({ adapter, shard, runId, waitMs, log = () => {
   });
 
   async function poll(what, test) {
-    const deadline = Date.now() + waitMs;
+    const deadline = performance.now() + waitMs;
     for (;;) {
       const found = await test();
       if (found !== undefined) return found;
-      if (Date.now() > deadline) {
+      if (performance.now() > deadline) {
         throw meetingError(ErrorCodes.TIMEOUT, `${name} of run ${runId}: ${what} within ${Math.round(waitMs / 1000)} s`);
       }
       await new Promise((resolve) => { setTimeout(resolve, POLL_MS); });
@@ -273,15 +273,15 @@ export function createCoordinator({ adapter, shard, runId, waitMs, log = () => {
     // Shard 0: every shard has reported `step` done; the wait ends when none has reported for `waitMs`.
     async awaitDone(step) {
       let reported = -1;
-      let since = Date.now();
+      let since = performance.now();
       for (;;) {
         const docs = await adapter.readCollection(DONE_COLLECTION);
         const done = new Set(docs.filter((doc) => doc.run === runId && doc.step === step).map((doc) => doc.shard));
         if (done.size >= shard.count) return;
         if (done.size !== reported) {
           reported = done.size;
-          since = Date.now();
-        } else if (Date.now() - since > waitMs) {
+          since = performance.now();
+        } else if (performance.now() - since > waitMs) {
           const missing = Array.from({ length: shard.count }, (_, index) => index).filter((index) => !done.has(index));
           throw meetingError(ErrorCodes.TIMEOUT, `${name} of run ${runId}: ${missing.map((index) => `shard ${index}`).join(', ')} `
             + `of ${shard.count} did not report step ${step + 1} done within ${Math.round(waitMs / 1000)} s (stopped, or killed?)`);

@@ -172,16 +172,16 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 // with its log's tail when it exits or the time runs out (then it is killed, unless `kill` is false). `after`: what
 // the wait followed, for the message.
 export async function waitUntilSynced(node, timeoutMs, { kill = true, after = '' } = {}) {
-  const began = Date.now();
-  const deadline = Date.now() + timeoutMs;
+  const began = performance.now();
+  const deadline = performance.now() + timeoutMs;
   let last = 'no answer';
-  while (Date.now() < deadline) {
+  while (performance.now() < deadline) {
     if (!isAlive(node.pid)) {
       throw new BenchError(ErrorCodes.CONNECT, `Galera node ${node.name} exited before it was in sync; the end of ${node.logFile}:\n${await logTail(node.logFile)}`);
     }
     try {
       const status = await wsrepStatus(node, 2000);
-      if (status.local_state_comment === 'Synced' && status.cluster_status === 'Primary') return Date.now() - began;
+      if (status.local_state_comment === 'Synced' && status.cluster_status === 'Primary') return performance.now() - began;
       last = `${status.local_state_comment}, ${status.cluster_status}, cluster size ${status.cluster_size}`;
     } catch (error) {
       last = error.message;

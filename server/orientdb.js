@@ -136,12 +136,12 @@ export default {
     closeSync(log);
     child.unref();
     // server.sh execs java, so the child's pid is the server's.
-    const deadline = Date.now() + START_TIMEOUT_MS;
+    const deadline = performance.now() + START_TIMEOUT_MS;
     await waitUntilAccepting({ port, pid: child.pid, timeoutMs: START_TIMEOUT_MS, logFile, family: 'OrientDB' });
     // The binary listener opens before the server creates root on its first start: until it logs that it is
     // active, root's password is refused.
     await waitUntilLogged({
-      logFile, from: logStart, pattern: ACTIVE, pid: child.pid, timeoutMs: Math.max(0, deadline - Date.now()), family: 'OrientDB', what: 'that it is active',
+      logFile, from: logStart, pattern: ACTIVE, pid: child.pid, timeoutMs: Math.max(0, deadline - performance.now()), family: 'OrientDB', what: 'that it is active',
     });
     return {
       host: LOCALHOST, port, otherPorts: [httpPort], user: 'root', database: null, pid: child.pid, dataDir: path.join(root, 'databases'), logFile, program: 'java',

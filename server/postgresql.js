@@ -193,9 +193,9 @@ export async function startReplicated({ dir, port, cacheDir, nodes, cacheBytes =
       started.push(replica);
     }
     // Every replica streaming before the cluster counts as started.
-    const deadline = Date.now() + SYNC_TIMEOUT_MS;
+    const deadline = performance.now() + SYNC_TIMEOUT_MS;
     while ((await streamingReplicas(port)) < nodes - 1) {
-      if (Date.now() > deadline) throw new BenchError(ErrorCodes.TIMEOUT, `the replicas were not all streaming within ${SYNC_TIMEOUT_MS / 1000} s; see ${base}/*.log`);
+      if (performance.now() > deadline) throw new BenchError(ErrorCodes.TIMEOUT, `the replicas were not all streaming within ${SYNC_TIMEOUT_MS / 1000} s; see ${base}/*.log`);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   } catch (error) {

@@ -67,8 +67,8 @@ export async function logTail(file) {
 // the time runs out (then the process started is killed, so nothing stays behind).
 // `host`: where it listens (127.0.0.1 unless a cluster's node in a network namespace of its own).
 export async function waitUntilAccepting({ port, pid, timeoutMs, logFile, family, host = LOCALHOST }) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
     if (await accepts(port, host)) return;
     if (pid !== undefined && !isAlive(pid)) {
       throw new BenchError(ErrorCodes.CONNECT, `${family} exited during start-up; the end of ${logFile}:\n${await logTail(logFile)}`);
@@ -83,8 +83,8 @@ export async function waitUntilAccepting({ port, pid, timeoutMs, logFile, family
 // Resolves once the part of `logFile` written after byte `from` matches `pattern`: for a server that accepts
 // connections before it is ready for them. Rejects as waitUntilAccepting does.
 export async function waitUntilLogged({ logFile, from, pattern, pid, timeoutMs, family, what }) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
     if (pattern.test(await readFrom(logFile, from))) return;
     if (pid !== undefined && !isAlive(pid)) {
       throw new BenchError(ErrorCodes.CONNECT, `${family} exited during start-up; the end of ${logFile}:\n${await logTail(logFile)}`);
@@ -177,14 +177,14 @@ export function ephemeralNote(port, range = ephemeralRange()) {
 // to bind it and exits. Resolves once the started process (or one of its descendants) is the one listening;
 // rejects with the log's tail when it dies first or the time runs out.
 export async function confirmOwnListener({ pid, port, timeoutMs, logFile, family }) {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = performance.now() + timeoutMs;
   for (;;) {
     if (await listenerInTree(pid, port)) return;
     if (!isAlive(pid)) {
       throw new BenchError(ErrorCodes.CONNECT,
         `${family} (pid ${pid}) exited during start-up; port ${port} is held by another process${ephemeralNote(port)}; the end of ${logFile}:\n${await logTail(logFile)}`);
     }
-    if (Date.now() > deadline) {
+    if (performance.now() > deadline) {
       throw new BenchError(ErrorCodes.CONNECT,
         `${family} (pid ${pid}) is running, but port ${port} is not its own: another process listens there; the end of ${logFile}:\n${await logTail(logFile)}`);
     }
@@ -203,9 +203,9 @@ export function isProgram(pid, program) {
 
 // True once every pid is gone, false when `timeoutMs` ran out first.
 async function allGone(pids, timeoutMs) {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = performance.now() + timeoutMs;
   while (pids.some(isAlive)) {
-    if (Date.now() > deadline) return false;
+    if (performance.now() > deadline) return false;
     await sleep(POLL_MS);
   }
   return true;

@@ -96,9 +96,9 @@ test('the table explains the event-loop delay it shows', () => {
 });
 
 test('making the --out folder fails at once where Node\'s recursive mkdir spins for ever', () => {
-  const begin = Date.now();
+  const begin = performance.now();
   assert.throws(() => makeDirectory('/proc/foo/bar'), { code: 'ENOENT' });
-  assert.ok(Date.now() - begin < 1000);
+  assert.ok(performance.now() - begin < 1000);
   const file = path.join(dir, 'plain-file');
   writeFileSync(file, '');
   assert.throws(() => makeDirectory(path.join(file, 'a', 'b')), { code: 'ENOTDIR', path: file });

@@ -14,13 +14,13 @@ const cacheDir = path.join(work, 'cache');
 after(() => rmSync(work, { recursive: true, force: true }));
 
 test('bench run --out /proc/foo ends at once with exit code 2 instead of hanging', async () => {
-  const begin = Date.now();
+  const begin = performance.now();
   // Before the fix this spun for ever in Node's recursive mkdir: the 20 s timeout turns that into a failure.
   const { code, stderr } = await spawnBench(['run', '--scale', 'tiny', '--runs', '1', '--out', '/proc/foo'],
     { cwd: work, env: { BENCH_CACHE_DIR: cacheDir }, timeoutMs: 20_000 });
   assert.equal(code, 2, stderr);
   assert.match(stderr, /^error: --out \/proc\/foo: cannot create the directory: no such file or directory$/m);
-  assert.ok(Date.now() - begin < 10_000, `took ${Date.now() - begin} ms`);
+  assert.ok(performance.now() - begin < 10_000, `took ${performance.now() - begin} ms`);
   assert.equal(existsSync(path.join(cacheDir, 'datasets')), false, 'checked before the dataset was prepared');
 });
 

@@ -38,7 +38,7 @@ export function repeatedFailures(output) {
 export function runFilesWatched({ files, needsByFile, jobs, command, argsFor, env = process.env, stallMs, budgetMs, cacheDir,
   slowest = 0, out = process.stdout, err = process.stderr }) {
   const reportDir = mkdtempSync(path.join(os.tmpdir(), 'db-shootout-watchdog-'));
-  const started = Date.now();
+  const started = performance.now();
   const pending = startOrder(new Map(files.map((file) => [file, needsByFile.get(file) ?? []])));
   const running = new Map();
   const finished = [];
@@ -57,13 +57,13 @@ export function runFilesWatched({ files, needsByFile, jobs, command, argsFor, en
 
   const start = (file) => {
     const child = spawn(command, argsFor(file), { env: watchedEnv(env, reportDir), stdio: ['inherit', 'pipe', 'pipe'], detached: true });
-    const job = { child, output: '', recent: [], began: Date.now(), lastLine: Date.now() };
+    const job = { child, output: '', recent: [], began: performance.now(), lastLine: performance.now() };
     running.set(file, job);
     out.write(`# started ${file}${(needsByFile.get(file) ?? []).length ? ` (needs ${needsByFile.get(file).join(', ')})` : ''}\n`);
     const seen = (chunk) => {
       const text = chunk.toString('utf8');
       job.output += text;
-      job.lastLine = Date.now();
+      job.lastLine = performance.now();
       for (const line of text.split('\n')) if (line.trim() !== '') job.recent.push(line);
       if (job.recent.length > 160) job.recent.splice(0, job.recent.length - 40);
     };
@@ -74,8 +74,8 @@ export function runFilesWatched({ files, needsByFile, jobs, command, argsFor, en
       if (ended) return;
       ended = true;
       running.delete(file);
-      const seconds = (Date.now() - job.began) / 1000;
-      fileTimes.set(path.resolve(file), { first: job.began, last: Date.now() });
+      const seconds = (performance.now() - job.began) / 1000;
+      fileTimes.set(path.resolve(file), { first: job.began, last: performance.now() });
       const exit = code ?? (signal ? 128 + (os.constants.signals[signal] ?? 0) : 1);
       finished.push({ file, exit, output: job.output });
       out.write(`# ---- ${file}: ${exit === 0 ? 'passed' : `failed (exit code ${exit})`} in ${seconds.toFixed(1)} s ----\n`);
@@ -114,7 +114,7 @@ export function runFilesWatched({ files, needsByFile, jobs, command, argsFor, en
 
   const timer = setInterval(() => {
     if (firing) return;
-    const now = Date.now();
+    const now = performance.now();
     if (budgetMs && now - started >= budgetMs) {
       fire(`the run has lasted ${Math.round((now - started) / 1000)} s, its budget is ${budgetMs / 1000} s`);
       return;
@@ -152,7 +152,7 @@ export function runFilesWatched({ files, needsByFile, jobs, command, argsFor, en
         if (repeated) out.write(`\n# ${file}:\n${repeated}\n`);
       }
     }
-    if (slowest > 0 && fileTimes.size > 0) err.write(`${slowestFiles(fileTimes, slowest, (Date.now() - started) / 1000, files.length)}\n`);
+    if (slowest > 0 && fileTimes.size > 0) err.write(`${slowestFiles(fileTimes, slowest, (performance.now() - started) / 1000, files.length)}\n`);
     resolveRun(firing || failed.length > 0 || pending.length > 0 ? 1 : 0);
   }
 

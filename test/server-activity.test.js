@@ -78,11 +78,11 @@ test('a server that does not answer is said so, in bounded time', { timeout: TIM
   const silent = net.createServer(() => {}).listen(0, '127.0.0.1');
   await new Promise((resolve) => { silent.once('listening', resolve); });
   try {
-    const started = Date.now();
+    const started = performance.now();
     const lines = await serverActivity('mariadb', { host: '127.0.0.1', port: silent.address().port, user: 'root' });
     assert.equal(lines.length, 1);
     assert.match(lines[0], /^could not read its activity: /);
-    assert.ok(Date.now() - started < 15_000);
+    assert.ok(performance.now() - started < 15_000);
   } finally {
     silent.close();
   }

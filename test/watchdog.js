@@ -103,8 +103,8 @@ async function nodeReport(pid, reportDir) {
   } catch (error) {
     return [`  (no report: ${error.message})`];
   }
-  const deadline = Date.now() + REPORT_WAIT_MS;
-  while (Date.now() < deadline) {
+  const deadline = performance.now() + REPORT_WAIT_MS;
+  while (performance.now() < deadline) {
     const made = readdirSync(reportDir).find((name) => !before.has(name) && name.includes(`.${pid}.`));
     if (made) {
       try {
@@ -180,12 +180,12 @@ export async function tellEvidence({ reason, err, runs, reportDir, cacheDir }) {
 // files run (those that lasted less than a second may not have been seen).
 export function runWatched({ command, args, env = process.env, stallMs, budgetMs, cacheDir, slowest = 0, fileCount, out = process.stdout, err = process.stderr }) {
   const reportDir = mkdtempSync(path.join(os.tmpdir(), 'db-shootout-watchdog-'));
-  const started = Date.now();
+  const started = performance.now();
   let lastLine = started;
   const recent = [];
   const child = spawn(command, args, { env: watchedEnv(env, reportDir), stdio: ['inherit', 'pipe', 'pipe'], detached: true });
   const seen = (chunk) => {
-    lastLine = Date.now();
+    lastLine = performance.now();
     for (const line of chunk.toString('utf8').split('\n')) if (line.trim() !== '') recent.push(line);
     if (recent.length > LAST_LINES * 4) recent.splice(0, recent.length - LAST_LINES);
   };
@@ -222,7 +222,7 @@ export function runWatched({ command, args, env = process.env, stallMs, budgetMs
   };
   const timer = setInterval(() => {
     if (firing) return;
-    const now = Date.now();
+    const now = performance.now();
     sample(now);
     if (budgetMs && now - started >= budgetMs) {
       fire(`the run has lasted ${Math.round((now - started) / 1000)} s, its budget is ${budgetMs / 1000} s`);
@@ -240,7 +240,7 @@ export function runWatched({ command, args, env = process.env, stallMs, budgetMs
       for (const [name, listener] of forwarded) process.off(name, listener);
       rmSync(reportDir, { recursive: true, force: true });
       if (fileTimes.size > 0 && slowest > 0) {
-        err.write(`${slowestFiles(fileTimes, slowest, (Date.now() - started) / 1000, fileCount)}\n`);
+        err.write(`${slowestFiles(fileTimes, slowest, (performance.now() - started) / 1000, fileCount)}\n`);
       }
       if (firing) resolve(1);
       else resolve(code ?? (signal ? 128 + (os.constants.signals[signal] ?? 0) : 1));

@@ -19,7 +19,7 @@ function runner(files, env = {}) {
   const { NODE_TEST_CONTEXT, ...outside } = process.env;
   const cache = mkdtempSync(path.join(os.tmpdir(), 'db-shootout-watchdog-test-'));
   return new Promise((resolve, reject) => {
-    const started = Date.now();
+    const started = performance.now();
     const child = spawn(process.execPath, ['test/run.js', ...files], {
       cwd: root, env: { ...outside, BENCH_CACHE_DIR: cache, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -30,7 +30,7 @@ function runner(files, env = {}) {
     child.on('error', reject);
     child.on('close', (code) => {
       rmSync(cache, { recursive: true, force: true });
-      resolve({ code, stdout, stderr, seconds: (Date.now() - started) / 1000 });
+      resolve({ code, stdout, stderr, seconds: (performance.now() - started) / 1000 });
     });
   });
 }

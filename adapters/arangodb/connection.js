@@ -77,9 +77,9 @@ export function isArangoErrorNumber(error, errorNum) {
 // Rejects with E_CONNECT naming host:port and the reason.
 export async function openConnection(options) {
   const connection = createConnection(options);
-  const deadline = Date.now() + options.connectTimeoutMs;
+  const deadline = performance.now() + options.connectTimeoutMs;
   const version = () => connection.database.request({
-    pathname: '/_api/version', timeout: Math.max(1, deadline - Date.now()),
+    pathname: '/_api/version', timeout: Math.max(1, deadline - performance.now()),
   });
   try {
     await version();

@@ -91,7 +91,7 @@ export class MysqlAdapter {
   async connect() {
     if (this.#pool) return;
     // Both drivers' pools open within the one connect timeout.
-    const deadline = Date.now() + this.#options.connectTimeoutMs;
+    const deadline = performance.now() + this.#options.connectTimeoutMs;
     const pool = createPool(this.#options);
     // An idle connection that the server drops (restart, wait_timeout) emits 'error' on its own. The pool
     // discards it and opens a new one on demand; queries in flight get their error through their promise.

@@ -50,9 +50,9 @@ function lent(connection, sessions) {
 
 // { execute(sql, values), getConnection(), end() }, every connection opened before it resolves, and before
 // `deadline` (what is left of the adapter's connect timeout) or not at all.
-export async function openMariadbDriver(options, deadline = Date.now() + options.connectTimeoutMs) {
+export async function openMariadbDriver(options, deadline = performance.now() + options.connectTimeoutMs) {
   // The requests of connect() wait for their connections until the deadline, then fail with the last login's error.
-  const pool = mariadb.createPool(poolConfig(options, Math.max(1, deadline - Date.now())));
+  const pool = mariadb.createPool(poolConfig(options, Math.max(1, deadline - performance.now())));
   // The pool reports a failed login or a lost connection as an 'error' event too; the operation concerned gets
   // it through its promise, and an event without a listener would be an uncaught exception.
   pool.on('error', () => {});
@@ -61,7 +61,7 @@ export async function openMariadbDriver(options, deadline = Date.now() + options
   const timedOut = new Error('the mariadb pool did not open in time');
   let timer;
   const late = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(timedOut), Math.max(0, deadline - Date.now()) + LATE_MS);
+    timer = setTimeout(() => reject(timedOut), Math.max(0, deadline - performance.now()) + LATE_MS);
   });
   try {
     await Promise.race([late, Promise.all(Array.from({ length: options.concurrency }, async () => {

@@ -84,13 +84,13 @@ function probeBolt(options) {
 // failed logins, and the server locks the user out after a few (dbms.security.auth_max_failed_attempts).
 // Rejects with E_CONNECT naming host:port and the reason, within connectTimeoutMs.
 export async function openDriver(options) {
-  const begin = Date.now();
+  const begin = performance.now();
   try {
     await probeBolt(options);
   } catch (error) {
     throw connectError(options, error);
   }
-  const remainingMs = Math.max(1, options.connectTimeoutMs - (Date.now() - begin));
+  const remainingMs = Math.max(1, options.connectTimeoutMs - (performance.now() - begin));
   const driver = createDriver(options);
   const ping = async () => {
     const session = driver.session(sessionConfig(options, 'read'));

@@ -39,11 +39,11 @@ function describe(options, error) {
   return message;
 }
 
-// Rejects with `what` when `promise` has not settled within the deadline (a Date.now() value).
+// Rejects with `what` when `promise` has not settled within the deadline (a performance.now() value).
 async function before(deadline, promise, what) {
   let timer;
   const late = new Promise((resolve, reject) => {
-    timer = setTimeout(() => reject(new ConnectFailure(what)), Math.max(0, deadline - Date.now()));
+    timer = setTimeout(() => reject(new ConnectFailure(what)), Math.max(0, deadline - performance.now()));
   });
   try {
     return await Promise.race([promise, late]);
@@ -65,7 +65,7 @@ function probe(options, deadline) {
       if (error) reject(error); else resolve();
     };
     const timer = setTimeout(() => settle(new ConnectFailure(
-      `no answer within ${options.connectTimeoutMs} ms`)), Math.max(0, deadline - Date.now()));
+      `no answer within ${options.connectTimeoutMs} ms`)), Math.max(0, deadline - performance.now()));
     socket.on('data', (chunk) => {
       received += chunk.length;
       if (received >= GREETING_BYTES) settle();
@@ -81,7 +81,7 @@ function probe(options, deadline) {
 // The server, reached and logged into: an orientjs client with `concurrency` sockets, the credentials the server
 // accepted, and whether `database` exists. Rejects with E_CONNECT.
 export async function openServer(label, options, database) {
-  const deadline = Date.now() + options.connectTimeoutMs;
+  const deadline = performance.now() + options.connectTimeoutMs;
   const login = credentials(options);
   let client = null;
   try {

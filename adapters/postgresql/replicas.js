@@ -60,20 +60,20 @@ export async function openReplicaPool(options, replicas, openPool) {
 // Resolves, with the milliseconds it waited, once every replica has replayed the primary's WAL up to where it was
 // when called: every write acknowledged before then is visible on every replica.
 export async function awaitReplicas(label, primaryPool, replicaPool, timeoutMs = CATCH_UP_TIMEOUT_MS) {
-  const began = Date.now();
+  const began = performance.now();
   const { rows: [{ lsn }] } = await primaryPool.query('SELECT pg_current_wal_lsn()::text AS lsn');
   const behind = await replicaPool.eachEndpoint(async (pool, endpoint) => ({ pool, endpoint }));
   for (const { pool, endpoint } of behind) {
     for (;;) {
       const { rows: [{ done }] } = await pool.query('SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS done', [lsn]);
       if (done) break;
-      if (Date.now() - began > timeoutMs) {
+      if (performance.now() - began > timeoutMs) {
         throw new BenchError(ErrorCodes.TIMEOUT, `${label}: the replica at ${endpoint} had not replayed the primary's WAL up to ${lsn} within ${timeoutMs / 1000} s`);
       }
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
   }
-  return Date.now() - began;
+  return performance.now() - began;
 }
 
 // Per endpoint, its counters since the server started (pg_stat_database, every database): transactions, rows

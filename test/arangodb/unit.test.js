@@ -246,9 +246,9 @@ async function recordingHttpStub(result = []) {
 }
 
 async function waitFor(condition, ms, what) {
-  const end = Date.now() + ms;
+  const end = performance.now() + ms;
   while (!condition()) {
-    if (Date.now() > end) throw new Error(`not within ${ms} ms: ${what}`);
+    if (performance.now() > end) throw new Error(`not within ${ms} ms: ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }

@@ -245,12 +245,12 @@ export function conformanceCases(description) {
   add('an unreachable server is reported in bounded time, naming host:port', async ({ options }) => {
     const port = await freePort();
     const adapter = description.create({ ...options, host: '127.0.0.1', port, connectTimeoutMs: 2000 });
-    const begin = Date.now();
+    const begin = performance.now();
     await assert.rejects(adapter.connect(), (error) => {
       assert.match(error.message, new RegExp(`127\\.0\\.0\\.1:${port}`));
       return true;
     });
-    assert.ok(Date.now() - begin < 10_000, 'connect() gave up within 10 s');
+    assert.ok(performance.now() - begin < 10_000, 'connect() gave up within 10 s');
     await adapter.close();
   }, description.kind === 'embedded' ? 'embedded databases have no server to miss' : false);
 

@@ -125,10 +125,10 @@ describe('couchdb: a server that accepts connections and never answers', () => {
     try {
       const adapter = couchdb.create({ ...couchdb.connection.defaults, port, password: undefined, namespace: 'n',
         concurrency: 2, connectTimeoutMs: 500 });
-      const begin = Date.now();
+      const begin = performance.now();
       await assert.rejects(adapter.connect(), (error) => error.code === ErrorCodes.CONNECT
         && error.message.includes(`127.0.0.1:${port}`) && error.message.includes('no answer within 500 ms'));
-      assert.ok(Date.now() - begin < 5000);
+      assert.ok(performance.now() - begin < 5000);
       await adapter.close();
     } finally {
       server.close();

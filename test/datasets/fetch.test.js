@@ -146,13 +146,13 @@ test('without a network the download fails at once with "no network?"', async (t
   await once(probe, 'listening');
   const { port } = probe.address();
   await new Promise((resolve) => probe.close(resolve));
-  const begin = Date.now();
+  const begin = performance.now();
   await assert.rejects(fetchPokec({ cacheDir, baseUrl: `http://127.0.0.1:${port}/data/` }), (error) => {
     assert.equal(error.code, 'E_DATASET');
     assert.match(error.message, /^cannot download http:\/\/127\.0\.0\.1:\d+\/data\/soc-pokec-profiles\.txt\.gz: .*ECONNREFUSED.*\(no network\?\)$/);
     return true;
   });
-  assert.ok(Date.now() - begin < 3000);
+  assert.ok(performance.now() - begin < 3000);
   await assert.rejects(fetchPokec({ cacheDir, baseUrl: 'http://no-such-host.invalid/data/' }), /\(no network\?\)$/);
 });
 

@@ -63,15 +63,15 @@ export async function silentServer({ reply = null, read = reply !== null } = {})
 // `closes` times either way, as a harness whose run failed still closes what it opened.
 export async function tryConnect(description, options, { closes = 1 } = {}) {
   const adapter = description.create(options);
-  const begin = Date.now();
+  const begin = performance.now();
   try {
     await adapter.connect();
   } catch (error) {
-    return { error, ms: Date.now() - begin };
+    return { error, ms: performance.now() - begin };
   } finally {
     for (let i = 0; i < closes; i += 1) await adapter.close();
   }
-  return { error: null, ms: Date.now() - begin };
+  return { error: null, ms: performance.now() - begin };
 }
 
 // The first base port, from `first` in steps of `step` and below the kernel's ephemeral ports, at which every port

@@ -76,9 +76,9 @@ async function observe(watch, what, fn) {
 // same lag the other way: a statement the client has begun may not be listed yet. Waits for `count` sessions
 // of `list` (0: for none) and returns what the server lists then.
 async function settled(watch, list, count = 0) {
-  const deadline = Date.now() + SETTLE_MS;
+  const deadline = performance.now() + SETTLE_MS;
   let sessions = await observe(watch, 'listing the loads', list);
-  while (sessions.length !== count && Date.now() < deadline) {
+  while (sessions.length !== count && performance.now() < deadline) {
     await new Promise((resolve) => { setTimeout(resolve, POLL_MS); });
     sessions = await observe(watch, 'listing the loads', list);
   }

@@ -13,13 +13,13 @@ const TEST_PASSWORD = 'right horse battery staple';
 
 async function assertConnectFails(adapterOptions, pattern, withinMs) {
   const adapter = mysql.create(adapterOptions);
-  const begin = Date.now();
+  const begin = performance.now();
   await assert.rejects(adapter.connect(), (error) => {
     assert.equal(error.code, 'E_CONNECT');
     assert.match(error.message, pattern);
     return true;
   });
-  assert.ok(Date.now() - begin < withinMs, `connect() gave up after ${Date.now() - begin} ms`);
+  assert.ok(performance.now() - begin < withinMs, `connect() gave up after ${performance.now() - begin} ms`);
   await adapter.close();
 }
 

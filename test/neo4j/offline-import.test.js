@@ -96,9 +96,9 @@ describe('neo4j offline import', { skip, timeout: TIMEOUT_MS * 4 }, () => {
 
   // `context()`: what to add to the error when the wait times out (what the harness printed, the staging files).
   async function waitFor(check, what, timeoutMs = 120_000, context = () => '') {
-    const deadline = Date.now() + timeoutMs;
+    const deadline = performance.now() + timeoutMs;
     while (!(await check())) {
-      if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}${context()}`);
+      if (performance.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}${context()}`);
       await sleep(100);
     }
   }

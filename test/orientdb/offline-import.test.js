@@ -119,9 +119,9 @@ describe('orientdb offline import', { skip, timeout: TIMEOUT_MS * 4 }, () => {
   }
 
   async function waitFor(check, what, timeoutMs = 120_000) {
-    const deadline = Date.now() + timeoutMs;
+    const deadline = performance.now() + timeoutMs;
     while (!(await check())) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
       await sleep(100);
     }
   }

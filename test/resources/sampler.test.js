@@ -22,7 +22,7 @@ const SCRIPT = `
   const kid = depth > 0
     ? require('node:child_process').spawn(process.execPath, ['-e', process.env.TREE_SCRIPT, String(depth - 1), '0'], { stdio: ['pipe', 'inherit', 'inherit'] })
     : null;
-  const spin = () => { const end = Date.now() + 50; while (Date.now() < end); };
+  const spin = () => { const end = performance.now() + 50; while (performance.now() < end); };
   const timer = setInterval(spin, 0);
   process.stdin.on('end', () => {
     clearInterval(timer);
