@@ -25,7 +25,7 @@ export default {
     durability: {
       scope: 'session',
       relaxed: { unavailable: 'FerretDB 1.x ignores the write concern: every write is acknowledged once its backend commits it, which on PostgreSQL with synchronous_commit=on waits for the WAL flush; no setting of FerretDB acknowledges a write before that' },
-      durable: { how: 'every write is a transaction of the backend, acknowledged once it commits: on PostgreSQL with synchronous_commit=on and fsync=on, after its WAL is flushed (the write concern { w: 1, j: true } is sent, and ignored)' },
+      durable: { how: 'every write is a transaction of the backend, acknowledged once it commits: on PostgreSQL with synchronous_commit=on and fsync=on, after its WAL is flushed; on SQLite (journal_mode=wal, synchronous=FULL), after its WAL is synced (the write concern { w: 1, j: true } is sent, and ignored)' },
     },
   },
   server: 'ferretdb',
