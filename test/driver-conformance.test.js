@@ -1,3 +1,4 @@
+// test-needs: mariadb, postgresql
 // The shared conformance suite again for every adapter that offers several drivers, once with each driver after
 // its default (test/conformance.test.js runs the default), against the local server as there; and that the
 // driver selected is the one that carries the operations.

@@ -5,8 +5,8 @@
 // beside anything.
 //
 // What a file needs is read from its source, erring towards more: its folder (test/<adapter>/), every server or
-// adapter it names, `helpers/servers.js` without a name (a loop over every adapter: every server), and the shared
-// cache when it reads defaultCacheDir() or runs the CLI without a BENCH_CACHE_DIR of its own. A file can say it
+// adapter it names, every server when it uses `helpers/servers.js` without a name or in a loop over `adapterIds()`,
+// and the shared cache when it reads defaultCacheDir() or runs the CLI without a BENCH_CACHE_DIR of its own. A file can say it
 // outright on a line of its own: `// test-needs: postgresql, cache` (or `none`).
 
 export const SERVERS = Object.freeze(['postgresql', 'mariadb', 'neo4j', 'orientdb', 'pouchdb', 'ferretdb']);
@@ -41,7 +41,10 @@ export function fileNeeds(file, source) {
   const folder = file.split(/[\\/]/).at(-2);
   for (const server of NAMES[folder] ?? []) needs.add(server);
   for (const [, name] of source.matchAll(NAME_PATTERN)) for (const server of NAMES[name]) needs.add(server);
-  if (/helpers\/servers\.js/.test(source) && ![...needs].some((need) => SERVERS.includes(need))) {
+  // A loop over every adapter that finds each one's server (serverTarget) meets every server, whatever names the
+  // file also mentions (a list of exceptions for one of them says nothing of the others).
+  const everyAdapter = /\badapterIds\(\)/.test(source) && /\bserverTarget\(/.test(source);
+  if (/helpers\/servers\.js/.test(source) && (everyAdapter || ![...needs].some((need) => SERVERS.includes(need)))) {
     for (const server of SERVERS) needs.add(server);
   }
   if (/defaultCacheDir|runningServer/.test(source) || (/spawnBench|helpers\/cli\.js|bin\/bench\.js/.test(source) && !/BENCH_CACHE_DIR/.test(source))) {
