@@ -12,7 +12,7 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import { loadAdapter } from '../adapters/index.js';
 import { BIN, spawnBench } from './helpers/cli.js';
-import { serverTarget } from './helpers/servers.js';
+import { connectionFlags, serverTarget } from './helpers/servers.js';
 
 const NAMESPACE = 'dbshootout_e2e_interrupt';
 const TIMEOUT_MS = 300_000;
@@ -43,8 +43,7 @@ function interruptedImport(args, signals) {
 for (const id of ['sqlite', 'postgresql', 'mysql']) {
   const description = await loadAdapter(id);
   const target = description.kind === 'server' ? serverTarget(description, { namespace: NAMESPACE }) : { options: {} };
-  const flags = ['host', 'port', 'user', 'database'].filter((name) => target.options?.[name] !== null && target.options?.[name] !== undefined)
-    .flatMap((name) => [`--${name}`, String(target.options[name])]);
+  const { flags } = connectionFlags(description, target.options);
   const common = ['--db', id, '--scale', 'medium', '--namespace', NAMESPACE, '--out', path.join(work, 'out'),
     '--cache-dir', path.join(work, 'cache'), ...flags];
   if (description.kind === 'server' && !target.skip) after(() => description.testSupport.dropNamespace(target.options));

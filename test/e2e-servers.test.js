@@ -13,7 +13,7 @@ import { isSupported } from '../workloads/index.js';
 import { WORKLOADS, WORKLOAD_NAMES } from '../workloads/social/workloads.js';
 import { expectedStatus, termFor } from './helpers/terms.js';
 import { spawnBench } from './helpers/cli.js';
-import { serverTarget } from './helpers/servers.js';
+import { connectionFlags, serverTarget } from './helpers/servers.js';
 
 const NAMESPACE = 'dbshootout_e2e';
 // A whole run, import included.
@@ -34,10 +34,7 @@ for (const id of adapterIds()) {
   if (!skip) after(() => description.testSupport?.dropNamespace?.(options));
   test(`bench run --db ${id} --scale tiny validates every workload`, { skip, timeout: TIMEOUT_MS }, async () => {
     // The target's connection as a user would give it: flags, and the password in the adapter's variable.
-    const flags = ['host', 'port', 'user', 'database'].filter((name) => options[name] !== null && options[name] !== undefined)
-      .flatMap((name) => [`--${name}`, String(options[name])]);
-    const env = description.connection.passwordEnv && options.password !== undefined
-      ? { [description.connection.passwordEnv]: options.password } : {};
+    const { flags, env } = connectionFlags(description, options);
     // Under the default durability term where the database offers it, else under the one it offers.
     const term = termFor(description);
     // A stall is a hang only after STALL_S: FerretDB answers its first shortest paths after a minute or more, at

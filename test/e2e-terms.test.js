@@ -10,7 +10,7 @@ import { after, test } from 'node:test';
 import { adapterIds, loadAdapter } from '../adapters/index.js';
 import { DEFAULT_DURABILITY, DURABILITY_TERMS, declaredTerm } from '../core/terms.js';
 import { spawnBench } from './helpers/cli.js';
-import { serverTarget, urlEnv } from './helpers/servers.js';
+import { connectionFlags, serverTarget, urlEnv } from './helpers/servers.js';
 
 const NAMESPACE = 'dbshootout_e2e_terms';
 const TIMEOUT_MS = 180_000;
@@ -39,10 +39,7 @@ for (const id of adapterIds()) {
   }
   for (const term of [...DURABILITY_TERMS].sort((a, b) => (a === DEFAULT_DURABILITY) - (b === DEFAULT_DURABILITY))) {
     test(`bench run --db ${id} --suite crud --durability ${term}: every write under the term, or unsupported with the reason`, { skip, timeout: TIMEOUT_MS }, async () => {
-      const flags = named ? ['host', 'port', 'user', 'database'].filter((name) => options[name] !== null && options[name] !== undefined)
-        .flatMap((name) => [`--${name}`, String(options[name])]) : [];
-      const env = named && description.connection.passwordEnv && options.password !== undefined
-        ? { [description.connection.passwordEnv]: options.password } : {};
+      const { flags, env } = named ? connectionFlags(description, options) : { flags: [], env: {} };
       const { code, stdout, stderr } = await spawnBench(['run', '--db', id, '--suite', 'crud', '--runs', '1', '--ops', '30', '--concurrency', '1,4',
         '--durability', term, '--namespace', NAMESPACE, '--json', '--quiet', '--out', out, ...flags], { env, timeoutMs: TIMEOUT_MS });
       const declared = declaredTerm(description, term);

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import couchdb from '../../adapters/couchdb/description.js';
 import { spawnBench } from '../helpers/cli.js';
-import { serverTarget } from '../helpers/servers.js';
+import { connectionFlags, serverTarget } from '../helpers/servers.js';
 
 const NAMESPACE = 'dbshootout_e2e';
 const TIMEOUT_MS = 300_000;
@@ -20,9 +20,7 @@ after(async () => {
 });
 
 test('bench run --db couchdb --suite crud validates every phase and names the server it measured', { skip, timeout: TIMEOUT_MS }, async () => {
-  const flags = ['host', 'port', 'user'].filter((name) => options[name] !== null && options[name] !== undefined)
-    .flatMap((name) => [`--${name}`, String(options[name])]);
-  const env = options.password === undefined ? {} : { [couchdb.connection.passwordEnv]: options.password };
+  const { flags, env } = connectionFlags(couchdb, options, ['host', 'port', 'user']);
   const { code, stdout, stderr } = await spawnBench(['run', '--db', 'couchdb', '--suite', 'crud', '--runs', '1', '--ops', '300',
     '--concurrency', '1,8', '--shape', 'varied', '--runs', '1', '--json', '--quiet', '--namespace', NAMESPACE,
     '--out', out, ...flags], { env, timeoutMs: TIMEOUT_MS });
@@ -51,9 +49,7 @@ test('bench run --db couchdb --suite crud validates every phase and names the se
 });
 
 test('bench run --db couchdb refuses, before any work, the term its server cannot give, naming the server', { skip, timeout: TIMEOUT_MS }, async () => {
-  const flags = ['host', 'port', 'user'].filter((name) => options[name] !== null && options[name] !== undefined)
-    .flatMap((name) => [`--${name}`, String(options[name])]);
-  const env = options.password === undefined ? {} : { [couchdb.connection.passwordEnv]: options.password };
+  const { flags, env } = connectionFlags(couchdb, options, ['host', 'port', 'user']);
   const welcome = await (await fetch(`http://${options.host}:${options.port}/`)).json();
   const pouchdb = Object.hasOwn(welcome, 'express-pouchdb');
   // PouchDB Server never fsyncs, Apache CouchDB 3 always does.

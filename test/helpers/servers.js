@@ -53,3 +53,13 @@ export function serverTarget(description, extra = {}) {
     },
   };
 }
+
+// A target's connection as a user gives it on the command line: `--host`, `--port`, `--user`, `--database` (or the
+// `names` given) for each option set, and `env`, the password in the adapter's variable when there is one.
+export function connectionFlags(description, options = {}, names = ['host', 'port', 'user', 'database']) {
+  const flags = names.filter((name) => options[name] !== null && options[name] !== undefined)
+    .flatMap((name) => [`--${name}`, String(options[name])]);
+  const env = description.connection?.passwordEnv && options.password !== undefined
+    ? { [description.connection.passwordEnv]: options.password } : {};
+  return { flags, env };
+}
