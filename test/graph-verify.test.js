@@ -15,6 +15,7 @@ import { createRandom } from '../datasets/random.js';
 import { runBenchmark } from '../runner/run.js';
 import { edgeProblem } from '../workloads/graph/check.js';
 import { COLLECTION, loadEdgeCollection } from '../workloads/graph/load.js';
+import { BATCH_SIZE, UNDO_BATCH_SIZE } from '../workloads/graph/operations.js';
 import suite from '../workloads/graph/suite.js';
 import { EdgeReference } from '../workloads/graph/reference.js';
 import { verifyStore, writtenState } from '../workloads/graph/verify.js';
@@ -256,4 +257,35 @@ test('verifyStore: every kind of difference named once, a tolerant check accepti
     const gone = await verifyStore(store([exact[2]]), 'edges', reference, { written, tolerant: true });
     assert.deepEqual(gone.differences.map(({ problem }) => problem), ['edge 1->2 (weight 5) is missing', 'edge 1->3 (weight 6) is missing']);
   })();
+});
+
+test('the undo after the batched writes sends at most UNDO_BATCH_SIZE edges per request, one request at a time, while the timed batches stay at 500', { timeout: 120_000 }, async () => {
+  const timed = [];
+  const undo = [];
+  let inFlight = 0;
+  let most = 0;
+  const description = faulty((adapter) => {
+    const { upsertEdges, removeEdges } = adapter.graph;
+    const watch = (write, name) => async (collection, edges, ...rest) => {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      (edges.length === BATCH_SIZE ? timed : undo).push(`${name} ${edges.length}`);
+      try {
+        return await write(collection, edges, ...rest);
+      } finally {
+        inFlight -= 1;
+      }
+    };
+    adapter.graph.upsertEdges = watch(upsertEdges, 'upsertEdges');
+    adapter.graph.removeEdges = watch(removeEdges, 'removeEdges');
+    return adapter;
+  });
+  const result = await run({ description, options: memoryOptions(), workloads: ['upsertEdges', 'removeEdges'].map((name) => byName[name]) });
+  assert.equal(result.workloads.upsertEdges.status, 'passed');
+  assert.equal(result.workloads.removeEdges.status, 'passed');
+  assert.ok(timed.length > 0, 'the timed batches are of 500');
+  assert.ok(undo.length > 0, 'the undo ran');
+  assert.ok(undo.every((entry) => Number(entry.split(' ')[1]) <= UNDO_BATCH_SIZE), undo.join(', '));
+  assert.ok(undo.some((entry) => entry.startsWith('upsertEdges')) && undo.some((entry) => entry.startsWith('removeEdges')), undo.join(', '));
+  assert.equal(most, 1, 'one request at a time (concurrency 1 for the timed ones too)');
 });

@@ -49,12 +49,38 @@ export function ferretVersion(buildInfo, backend) {
   return `${name} (MongoDB wire protocol on ${backend})`;
 }
 
+// The one thing declared by version rather than found by the capability probe, because no probe can find it without
+// wedging the server: every FerretDB 1.x release (1.14 to 1.24.2 read, and 1.x ends there; 2.x is another module)
+// runs an `update` command's statements in one loop whose per-statement query is closed by a `defer` inside it
+// (internal/handler/msg_update.go; internal/handlers/sqlite/ in 1.14), so each statement whose filter matches a
+// document keeps a backend connection until the whole command returns. Past the pool's size (pool_max_conns, 50 by
+// default) the next statement waits for a connection none will give back: the command never answers, and FerretDB
+// answers no other client until it is restarted. `upsertEdges` sends 500 upserts in one command, about half of
+// existing edges. (The graph suite's untimed undo sends at most UNDO_BATCH_SIZE per command, one at a time.)
+export const UPDATE_POOL_DEFECT = 'FerretDB 1.x keeps one of its backend connections (50 by default) per statement of an '
+  + '`update` command whose filter matches a document, until the whole command returns (internal/handler/msg_update.go: '
+  + 'the per-statement query is closed by a defer inside the loop), so an upsert of 500 edges in one request, about '
+  + 'half of them existing, never answers and leaves FerretDB answering no client until it is restarted; declared by '
+  + 'FerretDB\'s version (buildInfo\'s ferretdbVersion), as no probe finds it without wedging the server';
+
+// The operations a FerretDB of this buildInfo answer cannot run whatever the probe finds: { [operation]: reason }.
+export function versionDefects(buildInfo) {
+  const own = typeof buildInfo?.ferretdbVersion === 'string' ? buildInfo.ferretdbVersion.replace(/^v/, '') : null;
+  return own !== null && /^1\./.test(own) ? { upsertEdges: UPDATE_POOL_DEFECT } : {};
+}
+
 export class FerretAdapter extends MongoAdapter {
   #options;
 
   constructor(options) {
     super(options);
     this.#options = options;
+  }
+
+  // What the probe finds (../mongodb/capabilities.js), and the defect of its release no probe can find safely.
+  async unsupportedOperations() {
+    const [probed, buildInfo] = await Promise.all([super.unsupportedOperations(), this.buildInfo()]);
+    return { ...probed, ...versionDefects(buildInfo) };
   }
 
   async serverVersion() {

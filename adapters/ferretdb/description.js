@@ -1,6 +1,7 @@
 // FerretDB: the MongoDB adapter's code (../mongodb/) on a server that speaks MongoDB's wire protocol over PostgreSQL
 // or SQLite. What FerretDB cannot run is not listed here: the capability probe finds it on the server and the
-// harness plans it unsupported with the server's reason (../server-supports.js).
+// harness plans it unsupported with the server's reason (../server-supports.js); the one defect no probe can find
+// safely is declared by FerretDB's version in adapter.js (versionDefects).
 import mongodb from '../mongodb/description.js';
 import { FerretAdapter } from './adapter.js';
 

@@ -5,7 +5,8 @@ import { describe, test } from 'node:test';
 import { MongoServerError } from 'mongodb';
 import { FEATURES, capabilityDecision, judge } from '../../adapters/mongodb/capabilities.js';
 import mongodb from '../../adapters/mongodb/description.js';
-import { backendOf, ferretVersion } from '../../adapters/ferretdb/adapter.js';
+import { UPDATE_POOL_DEFECT, backendOf, ferretVersion, versionDefects } from '../../adapters/ferretdb/adapter.js';
+import { BATCH_SIZE, UNDO_BATCH_SIZE } from '../../workloads/graph/operations.js';
 import ferretdb from '../../adapters/ferretdb/description.js';
 import { narrowSupports, serverSupports } from '../../adapters/server-supports.js';
 
@@ -112,5 +113,22 @@ describe('the FerretDB version string', () => {
     assert.equal(ferretVersion({ version: '7.0.42', ferretdbVersion: 'v1.24.2' }, 'PostgreSQL'),
       '1.24.2 (MongoDB wire protocol on PostgreSQL)', 'after the name FerretDB, as every result shows name and version');
     assert.match(ferretVersion({ version: '7.0.14' }, 'a backend it does not name'), /^\(not FerretDB: .*MongoDB 7\.0\.14\)/);
+  });
+});
+
+describe('the defect declared by version: FerretDB 1.x\'s update of many matching statements', () => {
+  test('every 1.x release lacks upsertEdges with the defect as the reason; 2.x and a server that is not FerretDB do not', () => {
+    for (const version of ['v1.14.0', 'v1.24.2', '1.20.1']) {
+      assert.deepEqual(versionDefects({ version: '7.0.42', ferretdbVersion: version }), { upsertEdges: UPDATE_POOL_DEFECT }, version);
+    }
+    for (const buildInfo of [{ version: '7.0.42', ferretdbVersion: 'v2.7.0' }, { version: '7.0.14' }, { version: '1.8.0' }, {}]) {
+      assert.deepEqual(versionDefects(buildInfo), {}, JSON.stringify(buildInfo));
+    }
+    assert.match(UPDATE_POOL_DEFECT, /msg_update\.go/);
+  });
+
+  test('the graph suite\'s untimed undo stays far below the pool FerretDB holds (50): the timed batch alone is left out', () => {
+    assert.ok(UNDO_BATCH_SIZE < 50 && UNDO_BATCH_SIZE > 1);
+    assert.equal(BATCH_SIZE, 500);
   });
 });

@@ -5,7 +5,7 @@
 // wrote them (`written`); `tolerant` accepts each of those pairs either as the edge list has it or as written
 // (what a run interrupted before its undo leaves), and nothing else.
 import { abbreviate } from '../compare.js';
-import { BATCH_SIZE } from './operations.js';
+import { UNDO_BATCH_SIZE } from './operations.js';
 
 // The differences kept to be named; beyond them only counted.
 export const MAX_DIFFERENCES = 100;
@@ -110,6 +110,6 @@ export async function repairStore(adapter, collection, reference, differences) {
   for (const { source, target } of differences) if (isId(source) && isId(target)) pairs.set(pairKey(source, target), { source, target });
   const all = [...pairs.values()];
   const originals = all.map(({ source, target }) => reference.findEdge(source, target)).filter(Boolean);
-  for (let i = 0; i < all.length; i += BATCH_SIZE) await adapter.graph.removeEdges(collection, all.slice(i, i + BATCH_SIZE));
-  for (let i = 0; i < originals.length; i += BATCH_SIZE) await adapter.graph.upsertEdges(collection, originals.slice(i, i + BATCH_SIZE));
+  for (let i = 0; i < all.length; i += UNDO_BATCH_SIZE) await adapter.graph.removeEdges(collection, all.slice(i, i + UNDO_BATCH_SIZE));
+  for (let i = 0; i < originals.length; i += UNDO_BATCH_SIZE) await adapter.graph.upsertEdges(collection, originals.slice(i, i + UNDO_BATCH_SIZE));
 }

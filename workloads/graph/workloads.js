@@ -7,7 +7,7 @@
 import { mapLimit } from 'async';
 import { abbreviate } from '../compare.js';
 import { countProblem, edgeListProblem, edgeProblem, idListProblem } from './check.js';
-import { BATCH_SIZE } from './operations.js';
+import { BATCH_SIZE, UNDO_BATCH_SIZE } from './operations.js';
 import { describeDifferences, repairStore, verifyStore, writtenState } from './verify.js';
 
 // The untimed read-backs of a write workload run this many at a time.
@@ -55,11 +55,12 @@ function changes(ctx, written) {
   return { originals, fresh };
 }
 
-// Puts the edges the writes of `written` changed back as the edge list has them, off the clock.
+// Puts the edges the writes of `written` changed back as the edge list has them, off the clock, one request at a
+// time of at most UNDO_BATCH_SIZE edges.
 export async function restore(adapter, collection, ctx, written) {
   const { originals, fresh } = changes(ctx, written);
-  for (const batch of chunks(originals, BATCH_SIZE)) await adapter.graph.upsertEdges(collection, batch);
-  for (const batch of chunks(fresh, BATCH_SIZE)) await adapter.graph.removeEdges(collection, batch);
+  for (const batch of chunks(originals, UNDO_BATCH_SIZE)) await adapter.graph.upsertEdges(collection, batch);
+  for (const batch of chunks(fresh, UNDO_BATCH_SIZE)) await adapter.graph.removeEdges(collection, batch);
 }
 
 // Per adapter instance (a round's): what the last write check found wrong, for its undo to put back.
