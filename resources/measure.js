@@ -20,6 +20,8 @@ export function currentServerPid(server) {
 export async function measureRun(server) {
   const nodes = clusterNodes(server);
   if (nodes) return measureCluster(nodes);
+  const parts = backedServer(server);
+  if (parts) return measureCluster(parts, 'parts');
   const pid = currentServerPid(server);
   const sampler = pid ? sampleTree(pid) : null;
   await sampler?.ready;
@@ -46,6 +48,22 @@ function clusterNodes(server) {
     ? state.cluster.nodes.map(({ name, host, port, pid, namespace }) => ({ name, endpoint: `${host}:${port}`, pid, namespace: namespace ?? null })) : null;
 }
 
+// A server `bench server` runs that keeps its data in another local server `bench server` runs (FerretDB on the
+// local PostgreSQL): both process trees, [{ name, endpoint, pid }], so that the server's figures are the sum, the
+// backend's disk writes and memory included; null for any other server. Without the backend, the server's own
+// process would be measured alone, and a FerretDB whose PostgreSQL writes every byte would show none written.
+export function backedServer(server) {
+  if (server?.source !== 'bench server') return null;
+  const state = runningServer(server.cacheDir, server.family);
+  const backendOf = state?.backendServer;
+  const backend = backendOf && runningServer(server.cacheDir, backendOf.family);
+  if (!backend || backend.port !== backendOf.port || !state.pid || !backend.pid) return null;
+  return [
+    { name: server.family, endpoint: `${state.host}:${state.port}`, pid: state.pid, namespace: null },
+    { name: `${backendOf.family} (its backend)`, endpoint: `${backend.host}:${backend.port}`, pid: backend.pid, namespace: null },
+  ];
+}
+
 // The bytes a process's network namespace received and sent on its interfaces but loopback (/proc/<pid>/net/dev),
 // or null where unreadable. Only a node in a namespace of its own has interfaces of its own to count.
 export function namespaceTraffic(pid, read = (file) => readFileSync(file, 'utf8')) {
@@ -69,29 +87,32 @@ export function namespaceTraffic(pid, read = (file) => readFileSync(file, 'utf8'
 
 const sum2 = (nodes, field) => nodes.reduce((total, node) => total + node.figures.network[field], 0);
 
-// Each node's process tree sampled apart (`server.nodes`), and the cluster's sums as the server's figures: memory
-// and CPU added over the nodes (a peak, the sum of each node's own), I/O added field by field.
-export function clusterFigures(nodes) {
+// Each node's process tree sampled apart (`server.nodes`, or `server.parts` for a server and its backend), and the
+// sums as the server's figures: memory and CPU added over the nodes (a peak, the sum of each node's own), I/O added
+// field by field.
+export function clusterFigures(nodes, key = 'nodes') {
   const seen = nodes.filter((node) => node.figures);
   if (seen.length === 0) return null;
-  const sum = (field) => seen.reduce((total, node) => total + (node.figures[field] ?? 0), 0);
+  // A figure no node has (a CPU peak, which needs a run of 0.5 s or more) stays null, not 0.
+  const sum = (field) => (seen.every((node) => typeof node.figures[field] !== 'number') ? null
+    : seen.reduce((total, node) => total + (node.figures[field] ?? 0), 0));
   const ios = seen.map((node) => node.figures.io);
   const io = ios.every(Boolean)
     ? Object.fromEntries(IO_FIELDS.map((field) => [field, ios.reduce((total, one) => total + (one[field] ?? 0), 0)])) : null;
   const round1 = (value) => Math.round(value * 10) / 10;
   return {
     rssPeakBytes: sum('rssPeakBytes'), rssMeanBytes: sum('rssMeanBytes'),
-    cpuPeakPct: round1(sum('cpuPeakPct')), cpuMeanPct: round1(sum('cpuMeanPct')),
+    cpuPeakPct: sum('cpuPeakPct') === null ? null : round1(sum('cpuPeakPct')), cpuMeanPct: sum('cpuMeanPct') === null ? null : round1(sum('cpuMeanPct')),
     samples: Math.min(...seen.map((node) => node.figures.samples)), ms: Math.max(...seen.map((node) => node.figures.ms)),
     io,
-    nodes: nodes.map(({ name, endpoint, figures }) => ({ name, endpoint, ...(figures ?? { gone: true }) })),
+    [key]: nodes.map(({ name, endpoint, pid, figures }) => ({ name, endpoint, ...(key === 'parts' && { pid }), ...(figures ?? { gone: true }) })),
     ...(seen.every((node) => node.figures.network) && {
       network: { rxBytes: sum2(seen, 'rxBytes'), txBytes: sum2(seen, 'txBytes') },
     }),
   };
 }
 
-async function measureCluster(nodes) {
+async function measureCluster(nodes, key = 'nodes') {
   const samplers = nodes.map((node) => sampleTree(node.pid));
   await Promise.all(samplers.map((sampler) => sampler.ready));
   const trafficBefore = nodes.map((node) => (node.namespace ? namespaceTraffic(node.pid) : null));
@@ -107,7 +128,7 @@ async function measureCluster(nodes) {
       });
       const serverFigures = clusterFigures(nodes.map((node, i) => ({
         ...node, figures: figures[i] && (network[i] ? { ...figures[i], network: network[i] } : figures[i]),
-      })));
+      })), key);
       if (workers.length > 0) return { server: serverFigures, ...combineClients([own, ...workers]) };
       const { wallMs, ...clientFigures } = own;
       return {
@@ -120,6 +141,17 @@ async function measureCluster(nodes) {
 
 // The server alone, for the import.
 export async function measureServer(server) {
+  const parts = backedServer(server);
+  if (parts) {
+    const samplers = parts.map((part) => sampleTree(part.pid));
+    await Promise.all(samplers.map((sampler) => sampler.ready));
+    return {
+      stop: async () => {
+        const figures = await Promise.all(samplers.map((sampler) => sampler.stop()));
+        return clusterFigures(parts.map((part, i) => ({ ...part, figures: figures[i] })), 'parts');
+      },
+    };
+  }
   const pid = currentServerPid(server);
   const sampler = pid ? sampleTree(pid) : null;
   await sampler?.ready;

@@ -66,6 +66,8 @@ export function suiteResources(server, workloads) {
     server: server && withIo({
       pid: server.pid,
       source: server.source,
+      // A server measured with its backend (FerretDB and the local PostgreSQL it keeps its data in): both processes.
+      ...(servers.some((s) => s.parts) && { parts: servers.find((s) => s.parts).parts.map(({ name, pid }) => ({ name, pid })) }),
       rssPeakBytes: maxOf(servers.map((s) => s.rssPeakBytes)),
       rssMeanBytes: rssMean === null ? null : Math.round(rssMean),
       cpuPeakPct: maxOf(servers.map((s) => s.cpuPeakPct)),

@@ -34,7 +34,8 @@ function resourcesLine(resources, db) {
   const parts = [];
   const { server, client } = resources;
   if (server && typeof server.rssPeakBytes === 'number') {
-    parts.push(`server (${server.source}, pid ${server.pid}) peak ${formatBytes(server.rssPeakBytes)} resident, `
+    const processes = server.parts ? server.parts.map(({ name, pid }) => `${name} pid ${pid}`).join(' and ') : `pid ${server.pid}`;
+    parts.push(`server (${server.source}, ${processes}) peak ${formatBytes(server.rssPeakBytes)} resident, `
       + `CPU peak ${server.cpuPeakPct === null ? 'n/a (no run of 0.5 s or more)' : `${server.cpuPeakPct}%`} mean ${server.cpuMeanPct}%`);
   }
   if (typeof client.cpuPeakPct === 'number') {

@@ -209,6 +209,9 @@ test('the terminal table marks client-bound workloads and explains the mark', ()
   assert.ok(lines.some((line) => line.startsWith('* client-bound: ') && line.includes('85% of one core')));
   assert.ok(lines.some((line) => line.includes('3.0 MiB on disk')));
   assert.ok(lines.some((line) => line.includes('server (bench server, pid 7) peak 512.0 MiB resident, CPU peak 150% mean 80%')));
+  // A server measured with its backend names both processes.
+  const backed = { ...result, resources: { ...result.resources, server: { ...result.resources.server, parts: [{ name: 'ferretdb', pid: 7 }, { name: 'postgresql (its backend)', pid: 8 }] } } };
+  assert.ok(formatTable(backed).includes('server (bench server, ferretdb pid 7 and postgresql (its backend) pid 8) peak 512.0 MiB'));
 
   result.workloads.busy = passed(false);
   assert.ok(!formatTable(result).includes('client-bound'), 'no legend without a flagged workload');
