@@ -91,8 +91,21 @@ export function formatGraphTable(result) {
     ? [f.name, 'ok', String(f.requests), formatMs(f.medianMs), cell(f.requestsPerSec, rate), cell(f.edgesPerSec, rate),
       cell(f.p50Ms, formatMs), cell(f.p99Ms, formatMs), cell(f.readBytesPerRequest, bytes), cell(f.writeBytesPerRequest, bytes),
       cell(f.readAmplification, times), cell(f.writeAmplification, times)]
-    : [f.name, f.status.toUpperCase(), '', '', '', '', '', '', '', '', '', f.reason ?? '']));
+    : [f.name, f.status.toUpperCase(), '', '', '', '', '', '', '', '', '', '']));
   const lines = align([header, ...rows], new Set([2, 3, 4, 5, 6, 7, 8, 9, 10, 11]));
+  // Why a workload did not pass, below the table, each reason once with the workloads it holds for: in a column it
+  // would widen the table to its length (a server's reason can be a paragraph).
+  const reasons = new Map();
+  for (const f of figures) {
+    if (f.status === 'passed' || !f.reason) continue;
+    const key = `${f.status}\n${f.reason}`;
+    reasons.set(key, [...(reasons.get(key) ?? []), f.name]);
+  }
+  if (reasons.size > 0) lines.push('');
+  for (const [key, names] of reasons) {
+    const [status, reason] = key.split('\n');
+    lines.push(`${status} ${names.join(', ')}: ${reason}`);
+  }
   const scope = figures.find((f) => f.ioScope)?.ioScope;
   lines.push('');
   lines.push(scope === 'harness'

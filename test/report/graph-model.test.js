@@ -532,6 +532,17 @@ test('the terminal\'s graph table and import line at their edges: rates and rati
     'edges/s: edges answered (reads) or written (writes) per second; a batched write carries 500 per request',
     'amplification: those bytes over the logical bytes of the edges answered or written (12 bytes an edge)',
   ]);
+  // A reason of any length goes below the table, each once with its workloads, and leaves the columns as they were.
+  const long = 'the server cannot run this, for reasons that take a whole paragraph to give, '.repeat(3).trim();
+  const withReasons = { ...result, workloads: { ...result.workloads,
+    d: { supported: false, status: 'unsupported', reason: long, runs: [] }, e: { supported: false, status: 'unsupported', reason: long, runs: [] },
+    f: { status: 'failed', ops: 1, runs: [{ run: 1, valid: false, reason: '3 wrong answers' }] } } };
+  const lines = formatGraphTable(withReasons);
+  assert.equal(lines[0], 'workload  status       requests  median ms  requests/s  edges/s  p50 ms  p99 ms  read/req  written/req  read ampl.  write ampl.',
+    'the status column as wide as UNSUPPORTED, the others as they were');
+  assert.ok(lines.slice(0, 7).every((line) => line.length <= lines[0].length));
+  assert.deepEqual(lines.slice(4, 7), ['d         UNSUPPORTED', 'e         UNSUPPORTED', 'f         FAILED']);
+  assert.deepEqual(lines.slice(7, 10), ['', `unsupported d, e: ${long}`, 'failed f: 3 wrong answers']);
   // Two write workloads with the collection's size after them: both named on the last line.
   result.workloads.a.runs[0].diskBytes = 2048;
   result.workloads.b.runs[0].diskBytes = 0;
