@@ -20,6 +20,7 @@ import { run } from '../server/process.js';
 import { isAlive, runningServer, serverDir, stateFile } from '../server/state.js';
 import { compareVersions, installedReleases, parseVersion, releaseDir, releaseOf } from '../server/versions.js';
 import { spawnBench } from './helpers/cli.js';
+import { SERVER_CONNECT_TIMEOUT_MS } from './helpers/limits.js';
 import { freePort } from './helpers/net.js';
 
 const neo4j = serverFamily('neo4j');
@@ -317,7 +318,7 @@ for (const server of [neo4j, orientdb]) {
     const description = await loadAdapter(server.adapters[0]);
     const adapter = description.create({
       ...description.connection.defaults, host: state.host, port: state.port, user: state.user ?? description.connection.defaults.user,
-      namespace: 'dbshootout_test', concurrency: 2, connectTimeoutMs: 30_000, dataDir: versionsCache,
+      namespace: 'dbshootout_test', concurrency: 2, connectTimeoutMs: SERVER_CONNECT_TIMEOUT_MS, dataDir: versionsCache,
     });
     try {
       await adapter.connect();

@@ -5,6 +5,7 @@
 // is not a pass.
 import { defaultCacheDir } from '../../core/paths.js';
 import { runningServer } from '../../server/state.js';
+import { SERVER_CONNECT_TIMEOUT_MS } from './limits.js';
 
 const required = new Set((process.env.BENCH_REQUIRE ?? '').split(',').map((id) => id.trim()).filter(Boolean));
 
@@ -45,9 +46,7 @@ export function serverTarget(description, extra = {}) {
       ...Object.fromEntries(Object.entries(connection).filter(([, value]) => value !== null && value !== undefined)),
       namespace: 'dbshootout_test',
       concurrency: 25,
-      // A JVM server on a machine loaded by other work took more than 5 s to open its first session (Neo4j, in a
-      // CI beside other jobs); an unreachable server is tested with a limit of its own.
-      connectTimeoutMs: 20_000,
+      connectTimeoutMs: SERVER_CONNECT_TIMEOUT_MS,
       dataDir: defaultCacheDir(),
       ...extra,
     },

@@ -25,6 +25,7 @@ import { runningServer } from '../../server/state.js';
 import { releaseDir } from '../../server/versions.js';
 import { WORKLOAD_NAMES } from '../../workloads/social/workloads.js';
 import { BIN, spawnBench } from '../helpers/cli.js';
+import { SERVER_CONNECT_TIMEOUT_MS } from '../helpers/limits.js';
 
 const server = serverFamily('neo4j');
 // The default release where `bench server install` put it: the family's directory (an older install) or its own.
@@ -144,7 +145,7 @@ describe('neo4j offline import', { skip, timeout: TIMEOUT_MS * 4 }, () => {
     const state = await startServer(server, { cacheDir, port: await serverPort() });
     options = {
       ...neo4j.connection.defaults, host: state.host, port: state.port, password: undefined, namespace: NAMESPACE,
-      concurrency: 4, connectTimeoutMs: 10_000, dataDir: cacheDir,
+      concurrency: 4, connectTimeoutMs: SERVER_CONNECT_TIMEOUT_MS, dataDir: cacheDir,
     };
     admin = createDriver({ ...options, concurrency: 1 });
     dataset = await prepareDataset({ scale: SCALE, cacheDir });

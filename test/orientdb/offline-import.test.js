@@ -28,6 +28,7 @@ import { releaseDir } from '../../server/versions.js';
 import { WORKLOADS, WORKLOAD_NAMES } from '../../workloads/social/workloads.js';
 import { expectedStatus } from '../helpers/terms.js';
 import { BIN, spawnBench } from '../helpers/cli.js';
+import { SERVER_CONNECT_TIMEOUT_MS } from '../helpers/limits.js';
 
 const server = serverFamily('orientdb');
 const release = server.defaultVersion;
@@ -136,7 +137,7 @@ describe('orientdb offline import', { skip, timeout: TIMEOUT_MS * 4 }, () => {
     const state = await startServer(server, { cacheDir, port: await serverPort() });
     options = {
       ...orientdb.connection.defaults, host: state.host, port: state.port, user: state.user, password: undefined,
-      namespace: NAMESPACE, concurrency: 4, connectTimeoutMs: 10_000, dataDir: cacheDir,
+      namespace: NAMESPACE, concurrency: 4, connectTimeoutMs: SERVER_CONNECT_TIMEOUT_MS, dataDir: cacheDir,
     };
     client = await orientjs.OrientDBClient.connect({ host: state.host, port: state.port, logger: SILENT });
     dataset = await prepareDataset({ scale: SCALE, cacheDir });
