@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { createRandom } from '../datasets/random.js';
 import memory from '../adapters/memory/description.js';
 import { countProblem, edgeListProblem, edgeProblem, idListProblem } from '../workloads/graph/check.js';
-import { BATCH_SIZE, EDGE_BYTES, GRAPH_METHODS, GRAPH_OPERATIONS, READ_OPERATIONS, WRITE_OPERATIONS } from '../workloads/graph/operations.js';
+import { BATCH_SIZE, EDGE_BYTES, GRAPH_METHODS, GRAPH_OPERATIONS, READ_OPERATIONS, UNDO_BATCH_SIZE, WRITE_OPERATIONS } from '../workloads/graph/operations.js';
 import { GRAPH_SIZES, HOT_VERTICES, drawGraphParams, graphSizes, newWeight } from '../workloads/graph/params.js';
 import { EdgeReference } from '../workloads/graph/reference.js';
 import { WORKLOADS, restore, writtenEdges } from '../workloads/graph/workloads.js';
@@ -306,14 +306,16 @@ test('each workload states what it asks for, in the words a report prints beside
   });
 });
 
-test('every graph workload is compared; a round puts edges back in batches of 500', async () => {
+test('every graph workload is compared; a round puts edges back in requests of UNDO_BATCH_SIZE (40), one at a time', async () => {
   assert.ok(WORKLOADS.every((workload) => workload.compared === true));
   const calls = [];
   const adapter = { graph: { upsertEdges: async (collection, batch) => calls.push(['upsert', batch.length]), removeEdges: async (collection, batch) => calls.push(['remove', batch.length]) } };
   const written = Array.from({ length: 1100 }, (_, i) => ({ source: i, target: i + 1 }));
   const reference = { findEdge: (source, target) => (source < 600 ? { source, target, weight: 1 } : null) };
   await restore(adapter, 'edges', { reference }, written);
-  assert.deepEqual(calls, [['upsert', 500], ['upsert', 100], ['remove', 500]]);
+  // 600 originals put back, then 500 new pairs taken out: 15 requests of 40, then 12 of 40 and one of 20.
+  assert.equal(UNDO_BATCH_SIZE, 40);
+  assert.deepEqual(calls, [...Array(15).fill(['upsert', 40]), ...Array(12).fill(['remove', 40]), ['remove', 20]]);
 });
 
 test('the reference: vertex 0 is a vertex; a negative or fractional id touches no edge', () => {
