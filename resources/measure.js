@@ -99,10 +99,10 @@ export function clusterFigures(nodes, key = 'nodes') {
   const ios = seen.map((node) => node.figures.io);
   const io = ios.every(Boolean)
     ? Object.fromEntries(IO_FIELDS.map((field) => [field, ios.reduce((total, one) => total + (one[field] ?? 0), 0)])) : null;
-  const round1 = (value) => Math.round(value * 10) / 10;
+  const round1 = (value) => (value === null ? null : Math.round(value * 10) / 10);
   return {
     rssPeakBytes: sum('rssPeakBytes'), rssMeanBytes: sum('rssMeanBytes'),
-    cpuPeakPct: sum('cpuPeakPct') === null ? null : round1(sum('cpuPeakPct')), cpuMeanPct: sum('cpuMeanPct') === null ? null : round1(sum('cpuMeanPct')),
+    cpuPeakPct: round1(sum('cpuPeakPct')), cpuMeanPct: round1(sum('cpuMeanPct')),
     samples: Math.min(...seen.map((node) => node.figures.samples)), ms: Math.max(...seen.map((node) => node.figures.ms)),
     io,
     [key]: nodes.map(({ name, endpoint, pid, figures }) => ({ name, endpoint, ...(key === 'parts' && { pid }), ...(figures ?? { gone: true }) })),

@@ -43,8 +43,13 @@ export function backendOf(queryPlanner) {
 
 // The version as results show it after the name (`FerretDB 1.24.2 (MongoDB wire protocol on PostgreSQL)`): FerretDB's
 // own, never the MongoDB version it emulates; a server without ferretdbVersion says it is not FerretDB.
+// FerretDB's own version from a buildInfo answer, without its `v` (`1.24.2`), or null for a server that is not FerretDB.
+function ownVersion(buildInfo) {
+  return typeof buildInfo?.ferretdbVersion === 'string' ? buildInfo.ferretdbVersion.replace(/^v/, '') : null;
+}
+
 export function ferretVersion(buildInfo, backend) {
-  const own = typeof buildInfo.ferretdbVersion === 'string' ? buildInfo.ferretdbVersion.replace(/^v/, '') : null;
+  const own = ownVersion(buildInfo);
   const name = own ?? `(not FerretDB: its buildInfo has no ferretdbVersion; MongoDB ${buildInfo.version})`;
   return `${name} (MongoDB wire protocol on ${backend})`;
 }
@@ -65,7 +70,7 @@ export const UPDATE_POOL_DEFECT = 'FerretDB 1.x keeps one of its backend connect
 
 // The operations a FerretDB of this buildInfo answer cannot run whatever the probe finds: { [operation]: reason }.
 export function versionDefects(buildInfo) {
-  const own = typeof buildInfo?.ferretdbVersion === 'string' ? buildInfo.ferretdbVersion.replace(/^v/, '') : null;
+  const own = ownVersion(buildInfo);
   return own !== null && /^1\./.test(own) ? { upsertEdges: UPDATE_POOL_DEFECT } : {};
 }
 
