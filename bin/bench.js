@@ -10,7 +10,7 @@ import { DEFAULT_OUT_DIR } from '../core/paths.js';
 import { formatError } from '../cli/errors.js';
 import { ExitCodes } from '../cli/exit-codes.js';
 import {
-  DEFAULT_CONCURRENCY, checkCommon, checkCrashFlags, checkNumbers, connectionOptions, datasetOptions, datasetSourceOptions, givenFlags,
+  DEFAULT_CONCURRENCY, checkCommon, checkCrashFlags, checkNumbers, connectionOptions, datasetOptions, datasetSourceOptions, givenFlags, parseSeconds,
 } from '../cli/options.js';
 import { emptyValue, usageMessage } from '../cli/usage.js';
 import { SNAP_DATASET_NAMES } from '../datasets/fetch.js';
@@ -102,7 +102,7 @@ await cli
       cold: { type: 'boolean', describe: 'start every run cold: the server restarted (one `bench server` runs, or through --restart-cmd) and the operating system\'s page cache dropped (Linux, as root; the result says when it could not be)', defaultDescription: 'false' },
       records: { type: 'number', describe: 'mixed: documents loaded (untimed, its time recorded) before the first run; each later run starts from the checked state the run before left, or from a reload after a run that failed its check or inserted and deleted (igiugid)', defaultDescription: String(SUITES.mixed.defaults.records) },
       reload: { type: 'boolean', describe: 'mixed: load the documents before every run, so each starts from the loaded state (always so with --shard)', defaultDescription: 'false: loaded once' },
-      duration: { type: 'number', describe: 'mixed: each run stops taking operations after this many seconds (or at --ops, whichever comes first; set --ops high enough), and records its operations and latency second by second; closed loop, one client process' },
+      duration: { type: 'string', coerce: parseSeconds, describe: 'mixed: each run stops taking operations after this time, such as 30s, 5m or 1h (a bare number is seconds), or at --ops, whichever comes first (set --ops high enough: a run that takes all its operations first says so), and records its operations and latency second by second; closed loop, one client process' },
       'doc-bytes': { type: 'number', describe: 'mixed: each document\'s size, bytes of its JSON (the crud documents filled with words to it; ArangoDB\'s 2015 cluster test used 864, as --preset cluster-2015 sets)', defaultDescription: 'the crud documents as they are, about 200 bytes' },
       distribution: { type: 'string', choices: DISTRIBUTIONS, describe: 'mixed: how keys are chosen (YCSB\'s three; zipfian constant 0.99)', defaultDescription: SUITES.mixed.defaults.distribution },
       clients: { type: 'string', default: '1', describe: 'client processes (1 to 256, or auto: one per core the database\'s server does not need, the cores less one when it runs on this machine, 1 for an embedded database) that run the operations, each with its own connections and its share of --concurrency (and --rate), started together; their latency histograms are merged. A warning when more than the cores' },

@@ -50,7 +50,7 @@ export const NUMERIC_FLAGS = {
   ops: { integer: true, min: 1, max: 10_000_000 },
   records: { integer: true, min: 1, max: 10_000_000 },
   'doc-bytes': { integer: true, min: 1, max: 16 * 2 ** 20 },
-  duration: { unit: 'seconds', above: 0, max: 86_400 },
+  duration: { unit: 'duration', above: 0, max: 86_400 },
   nodes: { integer: true, min: 1, max: 9 },
   'cluster-port': { integer: true, min: 1, max: 65535 },
   'clients-per-node': { unit: 'ratio', above: 0, max: 64 },
@@ -64,6 +64,7 @@ const number = (value) => value.toLocaleString('en-US');
 // "a positive integer up to 1,000", "a number of seconds above 0, at most 3,600", "a percentage of at least 0"
 function rangeText({ integer, unit, min, above, max }) {
   if (unit === 'seconds') return `a number of seconds above ${above}, at most ${number(max)}`;
+  if (unit === 'duration') return `a time above ${above} s, at most ${number(max)} s, such as 30s, 90, 5m or 1h (a bare number is seconds)`;
   if (unit === 'percent') return `a percentage of at least ${min}`;
   if (unit === 'ratio') return `a number above ${above}, at most ${number(max)}`;
   if (integer && min === 1) return `a positive integer up to ${number(max)}`;
@@ -73,6 +74,15 @@ function rangeText({ integer, unit, min, above, max }) {
 function inRange(value, { integer, min, above, max }) {
   return Number.isFinite(value) && value <= max && (above === undefined ? value >= min : value > above)
     && (!integer || Number.isInteger(value));
+}
+
+// A time as typed: "30s", "30", "1.5m", "5min", "1h", "500ms" (a bare number is seconds), in seconds; NaN for
+// anything else, which the range check then refuses with what was typed.
+const TIME_UNITS = { ms: 0.001, s: 1, sec: 1, m: 60, min: 60, h: 3600 };
+export function parseSeconds(value) {
+  if (typeof value === 'number' || Array.isArray(value)) return value;
+  const match = /^\s*(\d+(?:\.\d+)?|\.\d+)\s*(ms|s|sec|m|min|h)?\s*$/i.exec(String(value));
+  return match ? Number(match[1]) * TIME_UNITS[(match[2] ?? 's').toLowerCase()] : Number.NaN;
 }
 
 // The text typed after --name (yargs has already turned "abc" into NaN); the parsed value when not found.

@@ -98,6 +98,8 @@ export function recordRun(result, name, run) {
       ...(run.byKind ? { byKind: run.byKind } : {}),
       // A run bounded by --duration, second by second: { intervalMs, ops, p50, p99 }.
       ...(run.series ? { series: run.series } : {}),
+      // It took every operation of --ops before its --duration was up.
+      ...(run.endedAtOps ? { endedAtOps: true } : {}),
       // A run on a cluster: what each node counted during it (runner/run.js nodeDifferences).
       ...(run.nodes ? { nodes: run.nodes } : {}),
       // How the operations spread over several endpoints: per endpoint, its connections and the operations it served.

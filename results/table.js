@@ -205,6 +205,15 @@ export function formatTable(result) {
         + `${CLIENT_BOUND_SHARE * 100}% of the operation's mean latency${worstShare(bound)}; the figure may measure the client or its `
         + 'driver rather than the database (more concurrency or --clients spread that cost)');
   }
+  // A run --duration bounded that took all its --ops first: shorter than the time asked for.
+  for (const [name, entry] of Object.entries(result.workloads)) {
+    const early = (entry.runs ?? []).filter((run) => run.endedAtOps);
+    if (early.length === 0) continue;
+    lines.push('');
+    lines.push(`${name}: ${early.length === 1 ? `run ${early[0].run}` : `runs ${early.map((run) => run.run).join(', ')}`} took all ${entry.params.ops.toLocaleString('en-US')} `
+      + `operations in ${early.map((run) => (run.ms < 1000 ? `${Math.round(run.ms)} ms` : `${(run.ms / 1000).toFixed(1)} s`)).join(', ')}, before ${entry.params.durationS} s were up: `
+      + 'give --ops higher for a run bounded by time');
+  }
   if (usage?.includes('event-loop delay')) {
     lines.push('');
     lines.push('event-loop delay: how long the harness\'s own event loop was blocked (p99, worst run); latencies may include that wait');

@@ -189,6 +189,8 @@ async function runWorkload({
   const spread = outcome.spread ?? (spreadBefore && spreadGrowth(spreadBefore, adapter.spread()));
   if (spread) record.spread = spread;
   if (params?.durationS) record.series = perSecond(outcome, params.durationS);
+  // Every operation taken before the time was up: the run was bounded by --ops, not by --duration, and says so.
+  if (params?.durationS && !outcome.stoppedAtDuration && outcome.completed === inputs.length) record.endedAtOps = true;
   if (outcome.openLoop) record.openLoop = outcome.openLoop;
   if (sharded) {
     // Client processes start together a moment after the call: their first start is the span's.
