@@ -32,7 +32,7 @@ export const connectionOptions = {
   database: { type: 'string', describe: 'database name (embedded databases: the file)' },
   namespace: { type: 'string', default: 'dbshootout', describe: 'prefix of everything the harness creates; nothing outside it is touched' },
   'connect-timeout': { type: 'number', default: 10, describe: 'seconds to wait for a connection' },
-  driver: { type: 'string', describe: 'the client driver, for a database with several: postgresql and postgresql_tabular take pg or postgres (pipelined); mysql takes mysql2 or mariadb (the MariaDB connector; README, "Drivers")', defaultDescription: 'the database\'s first (postgresql: pg, mysql: mysql2)' },
+  driver: { type: 'string', describe: 'the client driver, for a database with several: postgresql and postgresql_tabular take pg, postgres (pipelined) or pg-native (libpq, blocking: a client process per operation in flight); mysql takes mysql2 or mariadb (the MariaDB connector; README, "Drivers")', defaultDescription: 'the database\'s first (postgresql: pg, mysql: mysql2)' },
 };
 
 // Every numeric flag of every command and its range (`above`: an exclusive minimum); one check for all of

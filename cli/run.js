@@ -12,7 +12,7 @@ import { formatTable } from '../results/table.js';
 import { claimResultFile, writeResult } from '../results/write.js';
 import { REPORT_FORMATS, buildReport } from '../results/report/index.js';
 import { checkClients, clientsOf, clientsWarning } from '../runner/clients.js';
-import { runBenchmark } from '../runner/run.js';
+import { blockingDriver, runBenchmark } from '../runner/run.js';
 import { checkShardedSuite, shardSettings } from '../runner/shards.js';
 import { SUITES, getSuite, isSupported } from '../workloads/index.js';
 import { applyPreset, presetLine } from '../workloads/presets.js';
@@ -125,6 +125,23 @@ function checkSuiteSupported(description, suite) {
     + `it runs ${others.map((other) => `--suite ${other.id}`).join(' or ') || 'no suite'}`);
 }
 
+// `--driver pg-native` (a driver whose calls block the process): each operation in flight gets a client process of
+// its own, so --clients is the concurrency; a run bounded by --duration and an open loop need the harness's own
+// event loop, which such a call holds.
+function checkBlockingDriver(argv, given, settings) {
+  const level = Math.max(...settings.concurrency);
+  if (given.has('clients') && String(argv.clients).trim() !== String(level)) {
+    throw usageError(`--driver ${argv.driver} blocks its process for each operation, so each operation in flight runs in a client process of its own: `
+      + `--clients is the concurrency (${level}); leave --clients out`);
+  }
+  if (argv.duration !== undefined) {
+    throw usageError(`--duration runs in the harness's own process, and --driver ${argv.driver} runs every operation in a client process: bound the run by --ops, or use another driver`);
+  }
+  if (argv.rate !== undefined) {
+    throw usageError(`--rate: an open loop sends on its schedule, which --driver ${argv.driver}'s blocking calls would hold up; use another driver`);
+  }
+}
+
 // `bench run`: load what the suite needs (the social suite imports its dataset when needed), then the runs.
 // `bench import` (importOnly): the social suite's import alone, always made again, recorded in a result document
 // of its own with no workloads.
@@ -142,7 +159,11 @@ async function execute(rawArgv, { stdout, importOnly, onDone = null }) {
   // A suite that cannot be sharded is said first: the flags a shard also needs are beside the point then.
   if (argv.shard !== undefined) checkShardedSuite(suite.id);
   const shard = shardSettings(argv, hideBin(process.argv));
-  const clients = clientsOf(argv.clients, description, { serverIsLocal: Boolean(serverProcess(description, argv)) });
+  const blocking = blockingDriver(description, argv.driver);
+  if (blocking) checkBlockingDriver(argv, given, settings);
+  // A blocking driver runs one client process per operation in flight (runner/run.js).
+  const clients = blocking ? Math.max(...settings.concurrency)
+    : clientsOf(argv.clients, description, { serverIsLocal: Boolean(serverProcess(description, argv)) });
   checkClients(description, clients);
   if (argv.duration !== undefined && clients > 1) {
     throw usageError('--duration runs in one client process for now: give --clients 1 (the default), or bound the run by --ops');

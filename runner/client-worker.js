@@ -11,7 +11,7 @@ import { getSuite } from '../workloads/index.js';
 import { monotonicOrigin } from './clients.js';
 import { execute } from './execute.js';
 import { executeOpenLoop } from './open-loop.js';
-import { connectAdapter, spreadGrowth } from './run.js';
+import { blockingDriver, connectAdapter, spreadGrowth } from './run.js';
 
 // Ctrl-C reaches every process of the terminal's group: the parent alone decides, and sends `stop`.
 process.on('SIGINT', () => {});
@@ -64,6 +64,9 @@ async function run(start) {
       onProgress: (done) => process.send({ type: 'progress', done }),
     });
     const client = meter.stop();
+    // A blocking driver's call holds the event loop while it waits for the server (pg-native): the loop reads as
+    // busy and late throughout, which says nothing of what the client spent. Its CPU figures stand.
+    if (blockingDriver(description, start.adapterOptions.driver)) Object.assign(client, { eventLoopUtilization: null, eventLoopDelayP99Ms: null });
     await send({
       type: 'result',
       answers: outcome.answers,

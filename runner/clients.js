@@ -17,6 +17,11 @@ export const MAX_CLIENTS = 256;
 const GO_DELAY_MS = 25;
 // How long a worker may take to close its connections and exit after its result before it is killed.
 const EXIT_GRACE_MS = 5000;
+// A client process whose operations stop is ended by its own stall check (runner/execute.js); one that cannot run
+// it, blocked in a call that never returns (a blocking driver, pg-native, on a server that stopped answering), is
+// ended by the parent this long after the stall timeout.
+export const STALL_GRACE_MS = 5000;
+const STALL_CHECK_MS = 1000;
 // What a worker that died printed last is quoted in the error.
 const STDERR_TAIL_CHARS = 1000;
 const WORKER = fileURLToPath(new URL('./client-worker.js', import.meta.url));
@@ -222,17 +227,38 @@ export async function startClients({
     }
     const onAbort = () => { for (const worker of workers) worker.send({ type: 'stop' }); };
     signal?.addEventListener('abort', onAbort, { once: true });
+    // The parent's own stall check: no operation completed in any client process for the stall timeout and the
+    // grace, and a result still missing.
+    let lastTotal = -1;
+    let lastChange = performance.now();
+    let watchdog;
+    const stalled = new Promise((resolve, reject) => {
+      watchdog = setInterval(() => {
+        const total = done.reduce((sum, n) => sum + n, 0);
+        if (total !== lastTotal) {
+          lastTotal = total;
+          lastChange = performance.now();
+        } else if (stallTimeoutMs && performance.now() - lastChange > stallTimeoutMs + STALL_GRACE_MS) {
+          const silent = workers.map((worker, i) => `${i + 1} (pid ${worker.child.pid}, ${done[i]} of ${slices[i].length} done)`);
+          reject(new BenchError(ErrorCodes.TIMEOUT, `no operation completed for ${Math.round((stallTimeoutMs + STALL_GRACE_MS) / 1000)} s in any `
+            + `client process (${total} of ${inputs.length} done); is the server still up? The client processes were ended: ${silent.join(', ')}`));
+        }
+      }, STALL_CHECK_MS);
+    });
     let results;
+    let pending;
     try {
-      const pending = workers.map((worker) => worker.next('result'));
+      pending = Promise.all(workers.map((worker) => worker.next('result')));
       const startAt = origin + performance.now() + GO_DELAY_MS;
       for (const worker of workers) worker.send({ type: 'go', startAt });
       if (signal?.aborted) onAbort();
-      results = await Promise.all(pending);
+      results = await Promise.race([pending, stalled]);
     } catch (error) {
       for (const { child } of workers) child.kill('SIGKILL');
+      pending?.catch(() => {});
       throw error;
     } finally {
+      clearInterval(watchdog);
       signal?.removeEventListener('abort', onAbort);
     }
     return merge(results);

@@ -10,6 +10,11 @@ export const DEFAULT_STALL_TIMEOUT_MS = 60_000;
 // A dead server fails every operation; there is no point in collecting thousands of identical errors.
 export const MAX_ERRORS = 100;
 const WATCHDOG_INTERVAL_MS = 1000;
+// An operation that resolves without an event-loop turn (a driver whose calls block, pg-native; an embedded
+// database answering at once) would starve the timers: the stall check, the progress and a client process's
+// messages. Each worker lets the loop turn at least this often, between operations and off their clock.
+export const TURN_MS = 20;
+const turn = () => new Promise((resolve) => { setImmediate(resolve); });
 
 // `durationMs`: stop taking operations once this long has passed since the first began (those in flight finish);
 // the outcome's `completed` then counts the operations taken, a prefix of the inputs, and `stoppedAtDuration` says so.
@@ -31,6 +36,7 @@ export async function execute({
   async function worker() {
     // The end of one operation is the start of the next: only this loop's bookkeeping runs in between.
     let start = performance.now();
+    let turned = start;
     while (next < count && !stopped && !(durationMs !== null && start - begin >= durationMs)) {
       const index = next;
       next += 1;
@@ -48,6 +54,11 @@ export async function execute({
       }
       start = end;
       completed += 1;
+      if (end - turned >= TURN_MS) {
+        await turn();
+        start = performance.now();
+        turned = start;
+      }
     }
   }
 

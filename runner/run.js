@@ -59,6 +59,11 @@ export async function connectAdapter(description, options) {
   return adapter;
 }
 
+// Whether `driver` is one of the adapter's drivers whose calls block the process until the server answers.
+export function blockingDriver(description, driver) {
+  return Boolean(driver) && (description.blockingDrivers ?? []).includes(driver);
+}
+
 // What a result records of the database: versions, driver (the one selected, `--driver`), durability claims and
 // the server's settings.
 export async function describeDb(description, adapter, driver = description.driver) {
@@ -68,7 +73,12 @@ export async function describeDb(description, adapter, driver = description.driv
     version: await adapter.serverVersion(),
     kind: description.kind,
     execution: description.execution,
-    driver: driver ? { name: driver, version: packageVersion(driver) } : null,
+    // A blocking driver carries the timed operations alone, in client processes; the untimed work goes through the
+    // adapter's first driver.
+    driver: driver ? {
+      name: driver, version: packageVersion(driver),
+      ...(blockingDriver(description, driver) && { blocking: true, untimed: description.drivers[0] }),
+    } : null,
     durability: description.durability,
     durablePerWrite: description.durablePerWrite ?? [],
     settings: adapter.settings ? await adapter.settings() : {},
@@ -115,6 +125,7 @@ export async function describeTopology(description, adapter, options, server) {
 // instant at which every shard starts the step, and `owns` tells the check which keys are this shard's.
 async function runWorkload({
   step, adapter, inputs, expected, round, config, signal, progress, server, usage, clientsOf, sharded = null, embedded = false,
+  inProcesses = config.clients > 1,
 }) {
   const { workload, params } = step;
   // The untimed work after the clock talks to the database too: bounded by the stall timeout while it waits on it
@@ -131,7 +142,7 @@ async function runWorkload({
     if (warm.aborted) return null;
     if (warm.errors.length > 0) throw new Error(`warm-up: ${warm.errors[0].error.message}`);
   }
-  const clients = config.clients > 1 ? await clientsOf(step, inputs) : null;
+  const clients = inProcesses ? await clientsOf(step, inputs) : null;
   // Once started, the client processes are closed however the step ends: a shards' meeting that fails included.
   let startAt = null;
   let bar;
@@ -368,13 +379,17 @@ function planEntries(rounds) {
 // In a `--shard` run (`sharding`, below) shard 0 alone sets a round up and tears it down, the others run their
 // share of its steps.
 async function runRound({
-  round, result, description, adapterOptions, expected, inputs, config, signal, progress, server, suiteId, sharding = null,
+  round, result, description, adapterOptions, clientOptions = adapterOptions, expected, inputs, config, signal, progress, server, suiteId,
+  sharding = null,
 }) {
   const adapter = await connectAdapter(description, { ...adapterOptions, concurrency: round.concurrency });
+  // A blocking driver: one client process per operation in flight, whatever --clients says (cli/run.js refuses
+  // another count).
+  const perOperation = blockingDriver(description, clientOptions.driver);
   const clientsOf = (step, stepInputs) => startClients({
-    clients: config.clients,
+    clients: perOperation ? round.concurrency : config.clients,
     description,
-    adapterOptions,
+    adapterOptions: clientOptions,
     suiteId,
     step,
     inputs: stepInputs,
@@ -405,7 +420,7 @@ async function runRound({
         record = await runWorkload({
           step, adapter, inputs: share ? share.inputs : inputs(step), expected, round, config, signal, progress, server, usage,
           embedded: description.kind === 'embedded',
-          clientsOf, sharded: share,
+          clientsOf, sharded: share, inProcesses: perOperation || config.clients > 1,
         });
       } catch (error) {
         failure = error;
@@ -491,6 +506,11 @@ export async function runBenchmark({
   const leader = !shard || shard.index === 0;
   const rounds = suite.rounds({ config, workloads, sharded: Boolean(shard) });
   checkClients(description, config.clients ?? 1);
+  // A driver whose calls block the process (description.blockingDrivers: pg-native) carries the timed operations
+  // alone, each operation in flight in a client process of its own; this process, whose event loop must stay free
+  // to end a client that stops answering, does the setup, loads and checks with the adapter's first driver.
+  const clientOptions = adapterOptions;
+  if (blockingDriver(description, adapterOptions.driver)) adapterOptions = { ...adapterOptions, driver: description.drivers[0] };
   const setupAdapter = await connectAdapter(description, adapterOptions);
   let result;
   try {
@@ -498,7 +518,7 @@ export async function runBenchmark({
     description = await serverSupports(description, setupAdapter);
     result = createResult({
       suite: suite.id,
-      db: await describeDb(description, setupAdapter, adapterOptions.driver),
+      db: await describeDb(description, setupAdapter, clientOptions.driver),
       topology: await describeTopology(description, setupAdapter, adapterOptions, server),
       dataset: suite.describeData(dataset),
       config,
@@ -597,7 +617,7 @@ export async function runBenchmark({
         await restartServer(config.restartCmd);
       }
       await runRound({
-        round, result, description, adapterOptions, expected, inputs, config, signal, progress, server, suiteId: suite.id, sharding,
+        round, result, description, adapterOptions, clientOptions, expected, inputs, config, signal, progress, server, suiteId: suite.id, sharding,
       });
       if (!signal?.aborted) await onUpdate(result);
     }

@@ -15,7 +15,7 @@ import sqlite from '../adapters/sqlite/description.js';
 import { ErrorCodes } from '../core/errors.js';
 import { combineClients } from '../resources/client.js';
 import { decodeHistogram, latencyParts, mergeLatencyParts, summarizeLatencies } from '../results/stats.js';
-import { autoClients, checkClients, clientsOf, clientsWarning, monotonicOrigin, partition, splitConcurrency, startClients } from '../runner/clients.js';
+import { autoClients, checkClients, clientsOf, clientsWarning, monotonicOrigin, partition, splitConcurrency, startClients, STALL_GRACE_MS } from '../runner/clients.js';
 import { connectAdapter, runBenchmark } from '../runner/run.js';
 import { prepareDataset } from '../datasets/dataset.js';
 import { WORKLOADS as SOCIAL } from '../workloads/social/workloads.js';
@@ -725,6 +725,22 @@ describe('clients, exactly', () => {
     release();
     await running;
     assert.deepEqual(seen, [2, 3, 4]);
+    await clients.close();
+  });
+
+  test('run(): workers that complete nothing for the stall timeout and the grace are killed, and the run fails saying so', { timeout: 30_000 }, async () => {
+    // Held results: workers blocked in a call that never returns, whose own stall check cannot run.
+    const { forkWorker, forked, release } = heldProtocol();
+    const clients = await startClients({ ...base, stallTimeoutMs: 200, forkWorker });
+    const begin = performance.now();
+    const running = clients.run();
+    forked[0].say({ type: 'progress', done: 1 });
+    await assert.rejects(running, (error) => error.code === ErrorCodes.TIMEOUT
+      && /^no operation completed for 5 s in any client process \(1 of 5 done\); is the server still up\? The client processes were ended: 1 \(pid 9000, 1 of 3 done\), 2 \(pid 9001, 0 of 2 done\)$/.test(error.message));
+    const waited = performance.now() - begin;
+    assert.ok(waited >= 200 + STALL_GRACE_MS && waited < 200 + STALL_GRACE_MS + 3000, `ended after ${waited} ms`);
+    assert.deepEqual(forked.map((child) => child.kills), [['SIGKILL'], ['SIGKILL']]);
+    release();
     await clients.close();
   });
 

@@ -40,7 +40,9 @@ describe('--driver', () => {
   const usage = (pattern) => (error) => error.code === ErrorCodes.USAGE && pattern.test(error.message);
 
   test('defaults to the first of the adapter\'s drivers, and takes any of them', () => {
-    assert.deepEqual(postgresql.drivers, ['pg', 'postgres']);
+    assert.deepEqual(postgresql.drivers, ['pg', 'postgres', 'pg-native']);
+    assert.deepEqual(postgresql.blockingDrivers, ['pg-native']);
+    assert.equal(selectDriver(postgresql, 'pg-native'), 'pg-native');
     assert.equal(selectDriver(postgresql, undefined), 'pg');
     assert.equal(selectDriver(postgresql, 'postgres'), 'postgres');
   });
@@ -52,8 +54,8 @@ describe('--driver', () => {
   });
 
   test('an unknown driver is a usage error naming the valid ones', () => {
-    assert.throws(() => selectDriver(postgresql, 'mysql2'), usage(/unknown driver "mysql2" for PostgreSQL; valid drivers: pg, postgres/));
-    assert.throws(() => selectDriver(postgresql, 'mariadb'), usage(/unknown driver "mariadb" for PostgreSQL; valid drivers: pg, postgres/));
+    assert.throws(() => selectDriver(postgresql, 'mysql2'), usage(/unknown driver "mysql2" for PostgreSQL; valid drivers: pg, postgres, pg-native/));
+    assert.throws(() => selectDriver(postgresql, 'mariadb'), usage(/unknown driver "mariadb" for PostgreSQL; valid drivers: pg, postgres, pg-native/));
     assert.throws(() => selectDriver(mysql, 'postgres'), usage(/unknown driver "postgres" for MySQL\/MariaDB; valid drivers: mysql2, mariadb/));
   });
 

@@ -207,3 +207,16 @@ test('a connection that never completes fails with E_CONNECT naming host:port in
   const slow = { name: 'Slow', create: () => ({ connect: () => sleep(700), close: async () => {} }) };
   await connectAdapter(slow, { connectTimeoutMs: 500 });
 });
+
+test('operations that resolve without an event-loop turn (a blocking driver) still let the progress and stall timers run', { timeout: 30_000 }, async () => {
+  // Each call holds the thread for 1 ms, as a blocking driver's call waits for its server, and resolves at once.
+  const call = () => {
+    const until = performance.now() + 1;
+    while (performance.now() < until) { /* held */ }
+    return Promise.resolve(1);
+  };
+  const seen = [];
+  const outcome = await execute({ inputs: new Array(1500).fill(0), call, adapter: null, concurrency: 1, onProgress: (done) => seen.push(done) });
+  assert.equal(outcome.completed, 1500);
+  assert.ok(seen.some((done) => done > 0 && done < 1500), `progress during the run: ${seen.join(', ')}`);
+});

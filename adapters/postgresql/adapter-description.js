@@ -11,8 +11,13 @@ export function adapterDescription({ id, name, model, queries }) {
     name,
     kind: 'server',
     driver: 'pg',
-    // `--driver`: pg, the default, or postgres (porsager's, pipelined) for the timed operations (postgres-driver.js).
-    drivers: ['pg', 'postgres'],
+    // `--driver`: pg, the default, postgres (porsager's, pipelined; postgres-driver.js) or pg-native (libpq's
+    // synchronous calls; native-driver.js) for the timed operations.
+    drivers: ['pg', 'postgres', 'pg-native'],
+    // Drivers whose calls block the process until the server answers: one operation in flight per process, so the
+    // harness runs the timed operations in client processes, one per operation in flight, and its own work with
+    // the first driver (adapters/README.md, "Concurrency").
+    blockingDrivers: ['pg-native'],
     supports: ['singleRead', 'singleWrite', 'singleWriteSync', 'aggregation',
                'neighbors', 'neighborsData', 'neighbors2', 'neighbors2data', 'shortestPath',
                'insertDocument', 'getDocument', 'updateDocument', 'deleteDocument', 'scanDocuments', ...CASE_NAMES],

@@ -6,6 +6,7 @@ import async from 'async';
 import { BenchError, ErrorCodes } from '../../core/errors.js';
 import { BULK_LOAD_MODULE, BulkLoad, IMPORT_STREAMS, split } from '../bulk-load.js';
 import { REPORTED_SETTINGS, openPool } from './connection.js';
+import { openNativeDriver } from './native-driver.js';
 import { openPostgresDriver } from './postgres-driver.js';
 import { CopyStream, copyLine } from './copy.js';
 import {
@@ -41,8 +42,8 @@ export class PostgresAdapter {
   #sql;
   #tempSql = new Map();
   #pool = null;
-  // The operations' connections when `options.driver` is 'postgres' (postgres-driver.js); null with pg, whose
-  // pool then serves them too.
+  // The operations' connections when `options.driver` is 'postgres' (postgres-driver.js) or 'pg-native'
+  // (native-driver.js); null with pg, whose pool then serves them too.
   #postgres = null;
   // With several endpoints, each with its role (replicas.js); the replicas' pool when reads go to them.
   #endpoints = null;
@@ -137,9 +138,9 @@ export class PostgresAdapter {
         throw error;
       }
     }
-    if (this.#options.driver === 'postgres') {
+    if (this.#options.driver === 'postgres' || this.#options.driver === 'pg-native') {
       try {
-        this.#postgres = await openPostgresDriver(this.#label, this.#options);
+        this.#postgres = await (this.#options.driver === 'postgres' ? openPostgresDriver : openNativeDriver)(this.#label, this.#options);
       } catch (error) {
         await pool.end();
         throw error;
@@ -193,7 +194,7 @@ export class PostgresAdapter {
       [REPORTED_SETTINGS],
     ));
     // Whatever the driver, imports go through pg's COPY (README, "Drivers").
-    return this.#postgres ? { ...server, import_driver: 'pg (COPY); the timed operations through postgres' } : server;
+    return this.#postgres ? { ...server, import_driver: `pg (COPY); the timed operations through ${this.#options.driver}` } : server;
   }
 
   // The durability term's settings as the server has them, and where each came from (pg_settings.source); the
