@@ -5,7 +5,10 @@
 // setup together. The profiles stay in --keep <dir> for a flame graph (Chrome DevTools or speedscope read them).
 //
 //   node benchmarks/client-profile.js [--db postgresql] [--concurrency 1,32] [--records 10000] [--ops 100000]
-//     [--cache-dir <dir>] [--keep <dir>] [--top 15]
+//     [--cache-dir <dir>] [--keep <dir>] [--top 15] [--driver pg|postgres|pg-native]
+//
+// With --driver pg-native the timed operations run in client processes (one per operation in flight), each
+// profiled too: the figures then follow for the client processes together, and for the harness's own process.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -23,6 +26,7 @@ const { values: args } = parseArgs({
     'cache-dir': { type: 'string' },
     keep: { type: 'string' },
     top: { type: 'string', default: '15' },
+    driver: { type: 'string' },
   },
 });
 
@@ -61,7 +65,8 @@ try {
     const run = spawnSync(process.execPath, [`--cpu-prof`, `--cpu-prof-dir=${profiles}`, path.join(root, 'bin', 'bench.js'), 'run',
       '--suite', 'mixed', '--db', args.db, '--workload', 'read-only', '--records', args.records, '--ops', args.ops,
       '--concurrency', level, '--runs', '1', '--quiet', '--json', '--out', out,
-      ...(args['cache-dir'] ? ['--cache-dir', args['cache-dir']] : [])], { encoding: 'utf8', maxBuffer: 256 * 2 ** 20 });
+      ...(args['cache-dir'] ? ['--cache-dir', args['cache-dir']] : []), ...(args.driver ? ['--driver', args.driver] : [])],
+    { encoding: 'utf8', maxBuffer: 256 * 2 ** 20 });
     if (run.status !== 0) {
       process.stderr.write(run.stderr);
       process.exit(run.status ?? 1);
@@ -70,17 +75,26 @@ try {
     const [entry] = Object.values(result.workloads);
     const [timed] = entry.runs;
     const { client } = timed.resources;
-    const [file] = readdirSync(profiles).filter((name) => name.endsWith('.cpuprofile'));
-    const { total, byFunction, byPackage } = summarise(path.join(profiles, file));
-    console.log(`${result.db.name} ${result.db.version}, read-only, ${entry.ops} operations at concurrency ${level}: `
+    // The harness's own profile is named by its pid; any other is a client process's (a blocking driver's).
+    const files = readdirSync(profiles).filter((name) => name.endsWith('.cpuprofile'));
+    const own = files.filter((name) => name.split('.')[3] === String(run.pid));
+    const workers = files.filter((name) => !own.includes(name));
+    const loop = client.eventLoopUtilization === null ? 'event loop not measured (a blocking driver)' : `event loop busy ${Math.round(client.eventLoopUtilization * 100)}%`;
+    console.log(`${result.db.name} ${result.db.version}${result.db.driver ? ` through ${result.db.driver.name}` : ''}, read-only, ${entry.ops} operations at concurrency ${level}: `
       + `${timed.opsPerSec} ops/s, mean latency ${timed.latencyMs.mean} ms; the harness ${client.cpuPct}% of one core, `
-      + `${client.cpuPerOpUs} us of CPU per operation, ${Math.round(client.latencyShare * 100)}% of the mean latency, `
-      + `event loop busy ${Math.round(client.eventLoopUtilization * 100)}%${timed.resources.clientBound ? ' (client-bound)' : ''}`);
-    console.log(`profiled CPU of the whole process (setup included): ${total.toFixed(0)} ms; by package:`);
-    console.log(top(byPackage, 8, total).join('\n'));
-    console.log('by function (self time):');
-    console.log(top(byFunction, Number(args.top), total).join('\n'));
-    if (keep) console.log(`profile: ${path.join(profiles, file)}`);
+      + `${client.cpuPerOpUs} us of CPU per operation (every process of it), ${Math.round(client.latencyShare * 100)}% of the mean latency, `
+      + `${loop}${timed.resources.clientBound ? ' (client-bound)' : ''}`);
+    for (const [label, group] of [['the client processes together', workers], ['the harness\'s own process', own]]) {
+      if (group.length === 0) continue;
+      const parts = group.map((file) => summarise(path.join(profiles, file)));
+      const total = parts.reduce((sum, part) => sum + part.total, 0);
+      const add = (maps) => maps.reduce((sum, map) => { for (const [k, v] of map) sum.set(k, (sum.get(k) ?? 0) + v); return sum; }, new Map());
+      console.log(`profiled CPU of ${label} (${group.length} process${group.length === 1 ? '' : 'es'}, setup included): ${total.toFixed(0)} ms; by package:`);
+      console.log(top(add(parts.map((part) => part.byPackage)), 8, total).join('\n'));
+      console.log('by function (self time):');
+      console.log(top(add(parts.map((part) => part.byFunction)), Number(args.top), total).join('\n'));
+      if (keep) console.log(`profiles: ${group.map((file) => path.join(profiles, file)).join(', ')}`);
+    }
     console.log('');
   }
 } finally {
