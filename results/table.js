@@ -153,7 +153,9 @@ export function formatTable(result) {
   // A suite other than the social one describes its data in a label of its own.
   const data = dataset.label ?? `dataset ${dataset.name} ${dataset.scale} (${dataset.profiles} profiles, ${dataset.relations} relations, seed ${dataset.seed})`;
   const suite = result.suite && result.suite !== 'social' ? `suite ${result.suite} · ` : '';
-  lines.push(`${suite}${db.name} ${db.version} · ${data} · concurrency ${config.concurrency}${db.execution === 'serial' ? ' (serial driver: one operation at a time)' : ''} · ${config.runs} run${config.runs === 1 ? '' : 's'}`);
+  // A blocking driver's run is said in its header: its operations ran in processes of their own.
+  const blocking = db.driver?.blocking ? ` · driver ${db.driver.name} (blocking: one client process per operation in flight)` : '';
+  lines.push(`${suite}${db.name} ${db.version}${blocking} · ${data} · concurrency ${config.concurrency}${db.execution === 'serial' ? ' (serial driver: one operation at a time)' : ''} · ${config.runs} run${config.runs === 1 ? '' : 's'}`);
   if (result.import && result.suite === 'queries') {
     lines.push(`${queryImportLine(result.import)}${diskNote(result.import)}`);
   } else if (result.import && result.suite === 'graph') {

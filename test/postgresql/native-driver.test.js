@@ -15,6 +15,7 @@ import postgresql from '../../adapters/postgresql/description.js';
 import { clientConfig } from '../../adapters/postgresql/connection.js';
 import { SESSION_NAME, connInfo, openNativeDriver } from '../../adapters/postgresql/native-driver.js';
 import { ErrorCodes } from '../../core/errors.js';
+import { formatTable } from '../../results/table.js';
 import { spawnBench } from '../helpers/cli.js';
 import { freePort, silentServer } from '../helpers/net.js';
 import { connectionFlags, serverTarget } from '../helpers/servers.js';
@@ -129,6 +130,7 @@ describe('postgresql --driver pg-native', { skip }, () => {
       assert.ok(workers.every((one) => one.eventLoopUtilization === null && one.eventLoopDelayP99Ms === null), key);
     }
     assert.equal(readdirSync(out).length, 1);
+    assert.match(formatTable(result).split('\n')[0], /^suite mixed · PostgreSQL [^·]+ · driver pg-native \(blocking: one client process per operation in flight\) · /);
     assert.ok(readFileSync(path.join(out, readdirSync(out)[0]), 'utf8').includes('"pg-native"'));
   });
 });
