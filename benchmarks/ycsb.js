@@ -4,7 +4,7 @@
 //
 //   node benchmarks/ycsb.js [--cache-dir <dir>] [--host h --port p --user u --database d]
 //     [--records 100000] [--ops 100000] [--connections 1,8,32] [--mixes read-only,95-5,50-50] (or read-modify-write, scan-insert)
-//     [--distributions zipfian,uniform] [--rounds 3] [--doc-bytes 250] [--ycsb-field-length 13] [--driver pg|postgres]
+//     [--distributions zipfian,uniform] [--rounds 3] [--doc-bytes 250] [--ycsb-field-length 13] [--driver pg|postgres|pg-native, or per connection count: 1:pg-native,8:pg]
 //     [--keep-awake]
 //
 // --keep-awake: a spinner at the lowest priority (nice 19) on every core for the whole comparison, both tools alike.
@@ -186,11 +186,21 @@ async function averageBytes(sql) {
   }
 }
 
+// db-shootout's driver at a connection count: --driver's, one for all ("pg-native") or per count ("1:pg-native,8:pg",
+// the adapter's default for a count not named); null for the adapter's default.
+function driverAt(spec, connections) {
+  if (!spec) return null;
+  if (!spec.includes(':')) return spec;
+  const entry = spec.split(',').map((item) => item.trim().split(':')).find(([count]) => Number(count) === connections);
+  return entry ? entry[1] : null;
+}
+
 // One `bench run` of a mixed workload: throughput, p50 (µs) and the harness's CPU per operation.
 async function shootout({ records, ops, mix, distribution, connections }, out) {
+  const driver = driverAt(args.driver, connections);
   const flags = ['run', '--suite', 'mixed', '--db', 'postgresql', '--workload', mix, '--records', String(records), '--ops', String(ops),
     '--distribution', distribution, '--concurrency', String(connections), '--doc-bytes', args['doc-bytes'], '--durability', 'relaxed',
-    '--runs', '1', '--json', '--quiet', '--out', out, '--cache-dir', cacheDir, ...(args.driver ? ['--driver', args.driver] : []),
+    '--runs', '1', '--json', '--quiet', '--out', out, '--cache-dir', cacheDir, ...(driver ? ['--driver', driver] : []),
     ...(args.port ? ['--host', target.host, '--port', String(target.port), '--user', target.user, '--database', target.database] : [])];
   const { stdout } = await run(process.execPath, [path.join(root, 'bin', 'bench.js'), ...flags], { maxBuffer: MAX_BUFFER });
   const result = JSON.parse(stdout);
@@ -253,7 +263,7 @@ try {
         const throughput = pairedRatio(ours.map((r) => r.opsPerSec), theirs.map((r) => r.opsPerSec));
         const p50 = pairedRatio(ours.map((r) => r.p50Us), theirs.map((r) => r.p50Us));
         const cpu = median(ours.map((r) => r.cpuPerOpUs));
-        const name = `${mix} ${distribution} ${connections} connection${connections === 1 ? '' : 's'}`;
+        const name = `${mix} ${distribution} ${connections} connection${connections === 1 ? '' : 's'}${driverAt(args.driver, connections) ? ` (${driverAt(args.driver, connections)})` : ''}`;
         console.log(`${name}: db-shootout ${ours.map((r) => Math.round(r.opsPerSec)).join(', ')} ops/s; YCSB ${theirs.map((r) => Math.round(r.opsPerSec)).join(', ')} ops/s`);
         console.log(`  throughput db-shootout / YCSB ${formatPaired(throughput)}`);
         console.log(`  p50 latency db-shootout / YCSB ${formatPaired(p50)}; db-shootout's CPU per operation ${cpu.toFixed(1)} us (median)`);
