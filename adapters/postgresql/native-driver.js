@@ -40,11 +40,12 @@ export function connInfo(options, synchronousCommit) {
     connect_timeout: Math.max(1, Math.ceil(options.connectTimeoutMs / 1000)),
     application_name: SESSION_NAME,
     options: `${SESSION_OPTIONS} -c synchronous_commit=${synchronousCommit}`,
-    // Never ~/.pgpass: the password is PASSWORD_ENV's or none.
+    // Never ~/.pgpass or PGPASSWORD: the password is PASSWORD_ENV's or none (an empty one given keeps libpq from
+    // reading its own variable).
     passfile: '/dev/null',
-    ...(options.password !== undefined && { password: options.password }),
+    password: options.password ?? '',
   };
-  return Object.entries(parts).filter(([, value]) => value !== undefined && value !== null)
+  return Object.entries(parts).filter(([key, value]) => value !== undefined && value !== null && (value !== '' || key === 'password'))
     .map(([key, value]) => `${key}=${quote(value)}`).join(' ');
 }
 

@@ -15,6 +15,7 @@ import postgresql from '../../adapters/postgresql/description.js';
 import { clientConfig } from '../../adapters/postgresql/connection.js';
 import { SESSION_NAME, connInfo, openNativeDriver } from '../../adapters/postgresql/native-driver.js';
 import { ErrorCodes } from '../../core/errors.js';
+import { PASSWORD_PROBE_ROLE } from '../../server/postgresql.js';
 import { formatTable } from '../../results/table.js';
 import { spawnBench } from '../helpers/cli.js';
 import { freePort, silentServer } from '../helpers/net.js';
@@ -46,10 +47,10 @@ async function sessions() {
   }
 }
 
-test('connInfo: libpq\'s quoting, the commit mode per session, never ~/.pgpass, the password only when given', () => {
+test('connInfo: libpq\'s quoting, the commit mode per session, never ~/.pgpass or PGPASSWORD, the password only when given', () => {
   const info = connInfo({ host: '127.0.0.1', port: 5432, user: "o'neil", database: 'a\\b', connectTimeoutMs: 1500 }, 'off');
   assert.equal(info, "host='127.0.0.1' port='5432' user='o\\'neil' dbname='a\\\\b' connect_timeout='2' application_name='db-shootout/pg-native' "
-    + "options='-c random_page_cost=1.1 -c synchronous_commit=off' passfile='/dev/null'");
+    + "options='-c random_page_cost=1.1 -c synchronous_commit=off' passfile='/dev/null' password=''");
   assert.match(connInfo({ host: 'h', port: 1, user: 'u', database: 'd', connectTimeoutMs: 10_000, password: 'p w' }, 'on'),
     / connect_timeout='10' .*synchronous_commit=on' passfile='\/dev\/null' password='p w'$/);
 });
@@ -87,6 +88,33 @@ describe('postgresql --driver pg-native', { skip }, () => {
     } finally {
       await client.end();
       await driver.end();
+    }
+  });
+
+  test('a password only from BENCH_PG_PASSWORD: libpq\'s PGPASSWORD is not read, a missing one is named', { timeout: 30_000 }, async (t) => {
+    const admin = new pg.Client(clientConfig(options));
+    await admin.connect();
+    const saved = process.env.PGPASSWORD;
+    try {
+      await admin.query(`DROP ROLE IF EXISTS ${PASSWORD_PROBE_ROLE}`);
+      await admin.query(`CREATE ROLE ${PASSWORD_PROBE_ROLE} LOGIN PASSWORD 'right-password'`);
+      const probe = { ...options, user: PASSWORD_PROBE_ROLE, connectTimeoutMs: 5000 };
+      const wrong = await openNativeDriver('postgresql', { ...probe, password: 'wrong-password' }).then((driver) => driver.end(), (error) => error);
+      if (!(wrong instanceof Error)) {
+        t.skip(`the server's pg_hba.conf trusts ${PASSWORD_PROBE_ROLE} without a password`);
+        return;
+      }
+      assert.match(wrong.message, /password authentication failed/);
+      process.env.PGPASSWORD = 'right-password';
+      await assert.rejects(openNativeDriver('postgresql', probe), (error) => error.code === ErrorCodes.CONNECT
+        && error.message.endsWith(': the server asks for a password; set BENCH_PG_PASSWORD'));
+      const driver = await openNativeDriver('postgresql', { ...probe, password: 'right-password' });
+      await driver.end();
+    } finally {
+      if (saved === undefined) delete process.env.PGPASSWORD;
+      else process.env.PGPASSWORD = saved;
+      await admin.query(`DROP ROLE IF EXISTS ${PASSWORD_PROBE_ROLE}`);
+      await admin.end();
     }
   });
 
