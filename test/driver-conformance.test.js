@@ -5,16 +5,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
-import pg from 'pg';
 import { adapterIds, loadAdapter } from '../adapters/index.js';
 import { openConnection } from '../adapters/mysql/connection.js';
 import { IMPORT_DRIVER, openMariadbDriver } from '../adapters/mysql/mariadb-driver.js';
-import { clientConfig } from '../adapters/postgresql/connection.js';
 import { PIPELINED_CONNECTIONS, SESSION_NAME } from '../adapters/postgresql/postgres-driver.js';
 import { selectDriver } from '../cli/options.js';
 import { ErrorCodes } from '../core/errors.js';
 import { conformanceCases } from './conformance/suite.js';
 import { freePort, silentServer } from './helpers/net.js';
+import { sessionsNamed } from './helpers/pg-sessions.js';
 import { serverTarget } from './helpers/servers.js';
 
 const NAMESPACE = 'dbshootout_drivers';
@@ -69,16 +68,7 @@ describe('--driver', () => {
 const target = serverTarget(postgresql, { namespace: NAMESPACE, concurrency: 6 });
 
 // The server's sessions of the postgres driver, by the application name it logs in with.
-async function postgresSessions(options) {
-  const client = new pg.Client(clientConfig(options));
-  await client.connect();
-  try {
-    const { rows } = await client.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1', [SESSION_NAME]);
-    return rows[0].n;
-  } finally {
-    await client.end();
-  }
-}
+const postgresSessions = (options) => sessionsNamed(options, SESSION_NAME);
 
 describe('postgresql --driver postgres', { skip: target.skip }, () => {
   test('opens its pipelined connections, two pools of up to PIPELINED_CONNECTIONS, and closes them', async () => {

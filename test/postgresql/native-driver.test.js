@@ -19,6 +19,7 @@ import { PASSWORD_PROBE_ROLE } from '../../server/postgresql.js';
 import { formatTable } from '../../results/table.js';
 import { spawnBench } from '../helpers/cli.js';
 import { freePort, silentServer } from '../helpers/net.js';
+import { sessionsNamed } from '../helpers/pg-sessions.js';
 import { connectionFlags, serverTarget } from '../helpers/servers.js';
 
 const NAMESPACE = 'dbshootout_pgnative';
@@ -36,16 +37,7 @@ const skip = serverSkip || (!installed && !required && 'pg-native is not install
 const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-pgnative-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-async function sessions() {
-  const client = new pg.Client(clientConfig(options));
-  await client.connect();
-  try {
-    const { rows } = await client.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1', [SESSION_NAME]);
-    return rows[0].n;
-  } finally {
-    await client.end();
-  }
-}
+const sessions = () => sessionsNamed(options, SESSION_NAME);
 
 test('connInfo: libpq\'s quoting, the commit mode per session, never ~/.pgpass or PGPASSWORD, the password only when given', () => {
   const info = connInfo({ host: '127.0.0.1', port: 5432, user: "o'neil", database: 'a\\b', connectTimeoutMs: 1500 }, 'off');
